@@ -1,0 +1,113 @@
+"""The event vocabulary the engine speaks, and the tracer interface it speaks through.
+
+Twin of nothing in torch: torch's DataLoader records one profiler span per ``__next__`` and nothing
+from its workers. Every stage of :mod:`loaderlab.engine` calls ``tracer.emit(kind, ...)``; what the
+tracer does with it (drop it, keep it, ship it to another process) is its own business. This module
+knows nothing of pandas, plotly or streamlit: turning events into tables is :mod:`loaderlab.trace`'s job.
+
+Timestamps are ``time.monotonic_ns()``: on Linux that clock is shared by all processes of the machine,
+so worker and main-process events line up on one axis without any clock exchange.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from typing import Any, NamedTuple
+
+# The moments one batch passes through, in pipeline order (``stage_moment``).
+SAMPLER_YIELD = "sampler_yield"  # main: the (batch) sampler produced the indices of a batch
+INDEX_PUT = "index_put"  # main: task put on worker k's index queue (queue = "index_queue[k]")
+INDEX_GET = "index_get"  # worker: task taken from its index queue
+FETCH_BEGIN = "fetch_begin"  # worker or main: dataset[index] starts (one per sample; index = dataset index)
+FETCH_END = "fetch_end"
+COLLATE_BEGIN = "collate_begin"
+COLLATE_END = "collate_end"
+RESULT_PUT = "result_put"  # worker: batch put on the shared result queue (nbytes = tensor bytes)
+RESULT_GET = "result_get"  # main (or pin thread): batch taken from the result queue
+REORDER_PARK = "reorder_park"  # main: batch arrived ahead of its turn and waits in the reorder buffer
+REORDER_RELEASE = "reorder_release"  # main: a parked batch leaves the reorder buffer
+PIN_BEGIN = "pin_begin"  # pin thread: pinning a batch starts (detail says "skipped: no accelerator")
+PIN_END = "pin_end"
+BATCH_YIELD = "batch_yield"  # main: the batch is handed to the user's loop
+CONSUMER_BEGIN = "consumer_begin"  # main: the user's loop body starts (right after batch_yield)
+CONSUMER_END = "consumer_end"  # main: the user's loop body ended (the next ``next()`` call began)
+WORKER_START = "worker_start"  # main: the worker process was started (pid = the main process)
+WORKER_READY = "worker_ready"  # worker: seeded, worker_init_fn done, fetcher built (detail = "seed=…")
+WORKER_EXIT = "worker_exit"  # worker: loop left (detail = why) / main: process gone (detail = exit code)
+STACK = "stack"  # worker: its current Python stack, sent on request (detail = the formatted stack)
+EPOCH_BEGIN = "epoch_begin"  # main: iter(loader) was called
+EPOCH_END = "epoch_end"  # main: StopIteration raised to the user
+ERROR = "error"  # anywhere: a failure (detail = the message)
+
+ALL_KINDS = (
+    SAMPLER_YIELD, INDEX_PUT, INDEX_GET, FETCH_BEGIN, FETCH_END, COLLATE_BEGIN, COLLATE_END,
+    RESULT_PUT, RESULT_GET, REORDER_PARK, REORDER_RELEASE, PIN_BEGIN, PIN_END, BATCH_YIELD,
+    CONSUMER_BEGIN, CONSUMER_END, WORKER_START, WORKER_READY, WORKER_EXIT, STACK, EPOCH_BEGIN, EPOCH_END, ERROR,
+)
+
+MAIN_PROCESS = -1  # the ``worker`` value of events emitted in the main process
+NO_BATCH = -1  # the ``batch`` / ``index`` value where an event has none
+
+
+class Event(NamedTuple):
+    """One moment in one process. ``batch`` is the task number in sampler order within the epoch."""
+
+    kind: str
+    t_ns: int
+    pid: int
+    worker: int
+    epoch: int
+    batch: int = NO_BATCH
+    index: int = NO_BATCH  # dataset index (fetch events); -1 otherwise
+    queue: str = ""  # which queue, for put/get events: "index_queue[k]", "result_queue", "data_queue"
+    nbytes: int = 0  # tensor bytes of the batch, for result_put / pin events
+    label: Any = None  # optional sample label, filled by a ``sample_info`` hook
+    length: int = -1  # optional sample length (sequence data), filled by a ``sample_info`` hook
+    detail: str = ""  # free text: error message, seed, "skipped: no accelerator", indices of a batch
+
+
+FIELDS = Event._fields
+
+
+class Tracer:
+    """The engine's only view of who is watching. The base class drops everything (tracing off)."""
+
+    enabled = False
+
+    def emit(self, kind: str, worker: int, epoch: int, batch: int = NO_BATCH, index: int = NO_BATCH, **fields: Any) -> None:
+        """Record that ``kind`` happened now. Must be cheap and must never raise."""
+
+    def emit_events(self, events: list[Event]) -> None:
+        """Take events recorded elsewhere (a worker process) with their own timestamps."""
+
+
+NULL_TRACER = Tracer()
+
+
+class ListTracer(Tracer):
+    """Keeps every event in memory, in arrival order. Safe to emit into from several threads."""
+
+    enabled = True
+
+    def __init__(self) -> None:
+        self.events: list[Event] = []
+        self._pid = os.getpid()
+        self._lock = threading.Lock()
+
+    def emit(self, kind: str, worker: int, epoch: int, batch: int = NO_BATCH, index: int = NO_BATCH, **fields: Any) -> None:
+        event = Event(kind, time.monotonic_ns(), self._pid, worker, epoch, batch, index, **fields)
+        with self._lock:
+            self.events.append(event)
+
+    def emit_events(self, events: list[Event]) -> None:
+        with self._lock:
+            self.events.extend(events)
+
+    def snapshot(self) -> list[Event]:
+        """A copy of the events so far, sorted by time (safe while a run is still going)."""
+        with self._lock:
+            events = list(self.events)
+        events.sort(key=lambda e: e.t_ns)
+        return events

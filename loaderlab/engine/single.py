@@ -1,0 +1,136 @@
+"""What every epoch iterator shares, and the single-process iterator (``num_workers=0``).
+
+Twin of ``_BaseDataLoaderIter`` and ``_SingleProcessDataLoaderIter`` in torch's ``dataloader.py``: the
+same warnings at the same moment (pin memory without an accelerator, deprecated ``pin_memory_device``),
+the same order of random draws (sampler iterator first, then the base seed from ``generator``), the same
+IterableDataset length warning. Knows nothing of worker processes (see :mod:`.multi`) or of pandas.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import torch
+
+from . import events as ev
+from .fetch import make_fetcher
+from .pin_memory import SKIPPED, accelerator_type, pin_memory
+from .tree import tree_nbytes
+
+
+class BaseIter:
+    """One epoch's iterator (or, with persistent workers, every epoch's)."""
+
+    def __init__(self, loader) -> None:
+        self._dataset = loader.dataset
+        self._is_iterable = loader._is_iterable
+        self._IterableDataset_len_called = loader._IterableDataset_len_called
+        self._auto_collation = loader._auto_collation
+        self._drop_last = loader.drop_last
+        self._index_sampler = loader._index_sampler
+        self._num_workers = loader.num_workers
+        self._tracer: ev.Tracer = loader.tracer
+        self._epoch = loader._epochs_started
+        if loader.pin_memory and loader.pin_memory_device:
+            warnings.warn(
+                "pin_memory_device is deprecated, the current accelerator will be used as the device,"
+                f"ignore pin_memory_device='{loader.pin_memory_device}'.", stacklevel=3)
+        if loader.pin_memory and not torch.accelerator.is_available():
+            warnings.warn("'pin_memory' argument is set as true but no accelerator is found, "
+                          "then device pinned memory won't be used.", stacklevel=3)
+        self._pin_stage = loader.pin_memory  # the stage runs (and is traced) even when it can't pin
+        self._pin_device = accelerator_type() if loader.pin_memory else None
+        if loader.pin_memory and torch.accelerator.is_available() and self._pin_device is None:
+            warnings.warn("'pin_memory' argument is set as true but not supported on MPS now, "
+                          "device pinned memory won't be used.", stacklevel=3)
+        self._timeout = loader.timeout
+        self._collate_fn = loader.collate_fn
+        self._sampler_iter = iter(self._index_sampler)
+        self._base_seed = torch.empty((), dtype=torch.int64).random_(generator=loader.generator).item()
+        self._persistent_workers = loader.persistent_workers
+        self._num_yielded = 0
+        self._consumer_running = False
+        self._tracer.emit(ev.EPOCH_BEGIN, ev.MAIN_PROCESS, self._epoch)
+
+    def __iter__(self):
+        return self
+
+    def _reset(self, loader, first_iter: bool = False) -> None:
+        self._sampler_iter = iter(self._index_sampler)
+        self._num_yielded = 0
+        self._IterableDataset_len_called = loader._IterableDataset_len_called
+        if not first_iter:
+            self._epoch = loader._epochs_started
+            self._tracer.emit(ev.EPOCH_BEGIN, ev.MAIN_PROCESS, self._epoch)
+
+    def _next_index(self) -> Any:
+        return next(self._sampler_iter)
+
+    def _next_data(self) -> Any:
+        raise NotImplementedError
+
+    def __next__(self) -> Any:
+        tracer = self._tracer
+        if self._consumer_running:
+            tracer.emit(ev.CONSUMER_END, ev.MAIN_PROCESS, self._epoch, self._num_yielded - 1)
+            self._consumer_running = False
+        try:
+            data = self._next_data()
+        except StopIteration:
+            tracer.emit(ev.EPOCH_END, ev.MAIN_PROCESS, self._epoch)
+            raise
+        self._num_yielded += 1
+        if (self._is_iterable and self._IterableDataset_len_called is not None
+                and self._num_yielded > self._IterableDataset_len_called):
+            warn_msg = (f"Length of IterableDataset {self._dataset} was reported to be "
+                        f"{self._IterableDataset_len_called}(when accessing len(dataloader)), but "
+                        f"{self._num_yielded} samples have been fetched. ")
+            if self._num_workers > 0:
+                warn_msg += ("For multiprocessing data-loading, this could be caused by not properly configuring "
+                             "the IterableDataset replica at each worker. Please see "
+                             "https://pytorch.org/docs/stable/data.html#torch.utils.data.IterableDataset for examples.")
+            warnings.warn(warn_msg, stacklevel=2)
+        if tracer.enabled:
+            tracer.emit(ev.BATCH_YIELD, ev.MAIN_PROCESS, self._epoch, self._num_yielded - 1,
+                        detail=f"task {self._last_task_id}")
+            tracer.emit(ev.CONSUMER_BEGIN, ev.MAIN_PROCESS, self._epoch, self._num_yielded - 1)
+            self._consumer_running = True
+        return data
+
+    def __len__(self) -> int:
+        return len(self._index_sampler)
+
+    def __getstate__(self):
+        raise NotImplementedError("{} cannot be pickled", self.__class__.__name__)
+
+
+class SingleProcessIter(BaseIter):
+    """Fetch, collate and (maybe) pin in the caller's thread, one batch per ``next()``."""
+
+    def __init__(self, loader) -> None:
+        super().__init__(loader)
+        if self._timeout != 0:
+            raise AssertionError("_SingleProcessDataLoaderIter requires timeout == 0")
+        self._fetcher = make_fetcher(self._is_iterable, self._dataset, self._auto_collation, self._collate_fn,
+                                     self._drop_last, tracer=self._tracer, worker=ev.MAIN_PROCESS,
+                                     sample_info=getattr(self._tracer, "sample_info", None))
+        self._task_id = 0
+        self._last_task_id = -1
+
+    def _next_data(self) -> Any:
+        index = self._next_index()
+        task_id, tracer, epoch = self._task_id, self._tracer, self._epoch
+        self._task_id += 1
+        if tracer.enabled:
+            tracer.emit(ev.SAMPLER_YIELD, ev.MAIN_PROCESS, epoch, task_id, detail=repr(index))
+        data = self._fetcher.fetch(index, task_id, epoch)
+        if self._pin_stage:
+            nbytes = tree_nbytes(data) if tracer.enabled else 0
+            detail = "" if self._pin_device else SKIPPED
+            tracer.emit(ev.PIN_BEGIN, ev.MAIN_PROCESS, epoch, task_id, nbytes=nbytes, detail=detail)
+            if self._pin_device is not None:
+                data = pin_memory(data, self._pin_device)
+            tracer.emit(ev.PIN_END, ev.MAIN_PROCESS, epoch, task_id, nbytes=nbytes, detail=detail)
+        self._last_task_id = task_id
+        return data

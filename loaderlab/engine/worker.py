@@ -1,0 +1,257 @@
+"""The worker process: its loop, its seeding, and how its events reach the main process.
+
+Twin of ``torch/utils/data/_utils/worker.py``: the same seeding (``base_seed + worker_id`` for ``random``
+and torch, the same SeedSequence-style hash for numpy), torch's own ``WorkerInfo`` installed so that
+``torch.utils.data.get_worker_info()`` answers inside our workers, the same handling of
+``worker_init_fn`` failures (reported with the first task), of iterable exhaustion and of the stop signal,
+and a watchdog that leaves when the main process is gone. Messages are the named types of
+:mod:`.messages`. Knows nothing of the main process's bookkeeping (reorder, dispatch) or of pandas.
+
+``worker_loop`` is a top-level function taking everything it needs as arguments, so fork, spawn and
+forkserver all work.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import random
+import signal
+import threading
+import time
+import traceback
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import torch
+import torch.utils.data._utils.worker as torch_worker
+from torch._utils import ExceptionWrapper
+
+from . import events as ev
+from .fetch import make_fetcher
+from .messages import Exhausted, Failure, Resume, ResumeAck, Result, Stop, Task
+from .tree import tree_nbytes
+
+WATCHDOG_INTERVAL_S = 1.0  # how often an idle worker checks that the main process still exists
+FLUSH_INTERVAL_S = 0.02  # how stale a worker's unsent events may get (a stuck fetch shows within this)
+STACK_SIGNAL = signal.SIGUSR1  # ask a worker for its current Python stack
+
+
+@dataclass(frozen=True)
+class WorkerSpec:
+    """Everything a worker needs to know, identical for all workers of one iterator."""
+
+    dataset: Any
+    is_iterable: bool
+    auto_collation: bool
+    collate_fn: Callable
+    drop_last: bool
+    base_seed: int
+    init_fn: Callable | None
+    num_workers: int
+    main_pid: int
+    sample_info: Callable | None = None
+
+
+def generate_numpy_seed(base_seed: int, worker_id: int) -> list[int]:
+    """Torch's ``_generate_state``: numpy's SeedSequence hashing of (worker_id, base_seed), in 4 words.
+
+    Torch does not hand numpy ``base_seed + worker_id`` because numpy would then give neighbouring
+    workers correlated streams; the hash makes them independent.
+    """
+    init_a, mult_a, init_b, mult_b = 0x43B0D7E5, 0x931E8875, 0x8B51F9DD, 0x58F38DED
+    mix_mult_l, mix_mult_r, xshift, mask32 = 0xCA01F9DD, 0x4973F715, 16, 0xFFFFFFFF
+    entropy = [worker_id, base_seed & mask32, base_seed >> 32, 0]
+    hash_const_a = init_a
+
+    def hash32(value: int) -> int:
+        nonlocal hash_const_a
+        value = (value ^ hash_const_a) & mask32
+        hash_const_a = (hash_const_a * mult_a) & mask32
+        value = (value * hash_const_a) & mask32
+        return (value ^ (value >> xshift)) & mask32
+
+    def mix(x: int, y: int) -> int:
+        result = ((mix_mult_l * x) & mask32) - ((mix_mult_r * y) & mask32) & mask32
+        return (result ^ (result >> xshift)) & mask32
+
+    pool = [hash32(word) for word in entropy]
+    for i_src in range(4):
+        for i_dst in range(4):
+            if i_src != i_dst:
+                pool[i_dst] = mix(pool[i_dst], hash32(pool[i_src]))
+    hash_const_b, state = init_b, []
+    for value in pool:
+        value = (value ^ hash_const_b) & mask32
+        hash_const_b = (hash_const_b * mult_b) & mask32
+        value = (value * hash_const_b) & mask32
+        state.append((value ^ (value >> xshift)) & mask32)
+    return state
+
+
+def seed_worker(base_seed: int, worker_id: int) -> int:
+    """Seed ``random``, torch and numpy as torch's workers do; return the worker's seed."""
+    seed = base_seed + worker_id
+    random.seed(seed)
+    torch.manual_seed(seed)
+    try:
+        import numpy as np
+    except ModuleNotFoundError:  # torch seeds numpy only when it is installed
+        return seed
+    np.random.seed(generate_numpy_seed(base_seed, worker_id))
+    return seed
+
+
+class ParentWatchdog:
+    """Is the main process still there? Under forkserver our parent is the fork server, so ask by pid."""
+
+    def __init__(self, main_pid: int) -> None:
+        self.main_pid = main_pid
+        self.direct_child = os.getppid() == main_pid
+
+    def is_alive(self) -> bool:
+        if self.direct_child:
+            return os.getppid() == self.main_pid
+        try:
+            os.kill(self.main_pid, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:  # the pid was reused by someone else's process
+            return False
+        return True
+
+
+class WorkerTracer(ev.Tracer):
+    """Buffers a worker's events and ships them in lists on the event queue.
+
+    A background thread flushes every ``FLUSH_INTERVAL_S``, so a worker stuck inside ``__getitem__`` has
+    already reported its ``fetch_begin``: stalls are visible while they happen. Only the flusher removes
+    from the buffer, and only from the front, so ``emit`` needs no lock.
+    """
+
+    enabled = True
+
+    def __init__(self, event_queue, worker_id: int) -> None:
+        self.event_queue = event_queue
+        self.worker_id = worker_id
+        self.pid = os.getpid()
+        self.buffer: list[ev.Event] = []
+        self._send_lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._flush_loop, name="loaderlab_event_flush", daemon=True)
+        self._thread.start()
+
+    def emit(self, kind: str, worker: int, epoch: int, batch: int = ev.NO_BATCH, index: int = ev.NO_BATCH, **fields: Any) -> None:
+        self.buffer.append(ev.Event(kind, time.monotonic_ns(), self.pid, worker, epoch, batch, index, **fields))
+
+    def flush(self) -> None:
+        with self._send_lock:  # keeps chunks in order when the flusher and the loop flush at once
+            n = len(self.buffer)
+            if n:
+                chunk = self.buffer[:n]
+                del self.buffer[:n]
+                self.event_queue.put(chunk)
+
+    def _flush_loop(self) -> None:
+        while not self._stop.wait(FLUSH_INTERVAL_S):
+            self.flush()
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join()
+        self.flush()
+
+
+def _install_stack_reporter(tracer: ev.Tracer, worker_id: int, epoch_of: Callable[[], int]) -> None:
+    """Answer ``STACK_SIGNAL`` with a ``stack`` event holding where this worker's main thread is now.
+
+    The handler only appends to the buffer: putting on a queue from a signal handler could deadlock on
+    a lock the interrupted code holds. The flusher thread sends it.
+    """
+
+    def report(signum, frame) -> None:
+        stack = "".join(traceback.format_stack(frame))
+        tracer.emit(ev.STACK, worker_id, epoch_of(), detail=stack)
+
+    signal.signal(STACK_SIGNAL, report)
+
+
+def worker_loop(spec: WorkerSpec, worker_id: int, index_queue, result_queue, event_queue, done_event) -> None:
+    """Serve tasks from ``index_queue`` until told to ``Stop``, the main process vanishes, or Ctrl-C."""
+    tracer: ev.Tracer = ev.NULL_TRACER
+    epoch = 0
+    try:
+        # Torch's C handlers turn SIGBUS/SIGSEGV in a worker into a readable message (e.g. shm exhausted).
+        torch._C._set_worker_signal_handlers()
+        torch.multiprocessing._set_thread_name("pt_data_worker")
+        torch.set_num_threads(1)
+        seed = seed_worker(spec.base_seed, worker_id)
+        if event_queue is not None:
+            tracer = WorkerTracer(event_queue, worker_id)
+            _install_stack_reporter(tracer, worker_id, lambda: epoch)
+        dataset = spec.dataset
+        torch_worker._worker_info = torch_worker.WorkerInfo(
+            id=worker_id, num_workers=spec.num_workers, seed=seed, dataset=dataset)
+
+        def new_fetcher():
+            return make_fetcher(spec.is_iterable, dataset, spec.auto_collation, spec.collate_fn, spec.drop_last,
+                                tracer=tracer, worker=worker_id, sample_info=spec.sample_info)
+
+        init_failure = None
+        try:
+            if spec.init_fn is not None:
+                spec.init_fn(worker_id)
+            fetcher = new_fetcher()
+        except Exception:
+            init_failure = ExceptionWrapper(where=f"in DataLoader worker process {worker_id}")
+        tracer.emit(ev.WORKER_READY, worker_id, epoch, detail=f"seed={seed}")
+
+        iteration_end = False
+        watchdog = ParentWatchdog(spec.main_pid)
+        exit_reason = "main process gone"
+        while watchdog.is_alive():
+            try:
+                msg = index_queue.get(timeout=WATCHDOG_INTERVAL_S)
+            except queue.Empty:
+                continue
+            if isinstance(msg, Resume):
+                epoch, iteration_end = msg.epoch, False
+                fetcher = new_fetcher()
+                result_queue.put(ResumeAck(worker_id))
+                continue
+            if isinstance(msg, Stop):
+                exit_reason = "stop signal"
+                break
+            if done_event.is_set() or iteration_end:
+                continue  # drain tasks sent before the main process learned we were done
+            task: Task = msg
+            epoch = task.epoch
+            tracer.emit(ev.INDEX_GET, worker_id, epoch, task.task_id, queue=f"index_queue[{worker_id}]")
+            if init_failure is not None:
+                out = Failure(task.task_id, init_failure, worker_id)
+                init_failure = None
+            else:
+                try:
+                    out = Result(task.task_id, fetcher.fetch(task.indices, task.task_id, epoch))
+                except Exception as exc:
+                    if isinstance(exc, StopIteration) and spec.is_iterable:
+                        out, iteration_end = Exhausted(task.task_id, worker_id), True
+                    else:
+                        error = ExceptionWrapper(where=f"in DataLoader worker process {worker_id}")
+                        out = Failure(task.task_id, error, worker_id)
+                        tracer.emit(ev.ERROR, worker_id, epoch, task.task_id, detail=f"{type(exc).__name__}: {exc}")
+            if tracer.enabled:
+                nbytes = tree_nbytes(out.data) if isinstance(out, Result) else 0
+                tracer.emit(ev.RESULT_PUT, worker_id, epoch, task.task_id, queue="result_queue", nbytes=nbytes,
+                            detail=type(out).__name__)
+            result_queue.put(out)
+            del out, msg, task
+    except KeyboardInterrupt:
+        exit_reason = "KeyboardInterrupt"
+    tracer.emit(ev.WORKER_EXIT, worker_id, epoch, detail=exit_reason)
+    if isinstance(tracer, WorkerTracer):
+        tracer.close()
+    if done_event.is_set():
+        # The main process may no longer read the result queue; don't block exit on unsent results.
+        result_queue.cancel_join_thread()
+        result_queue.close()

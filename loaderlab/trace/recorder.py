@@ -1,0 +1,85 @@
+"""Recording: run a loader with a tracer attached and return its events as one tidy table.
+
+Twin of nothing in torch (its profiler sees one ``__next__`` span in the main process). Knows the event
+vocabulary of :mod:`loaderlab.engine.events` and pandas; knows nothing of plotly or streamlit.
+
+The table has one row per event, sorted by ``t_ns``; its columns are ``EVENT_COLUMNS`` (see the README).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Callable
+
+import pandas as pd
+
+from ..engine import events as ev
+from ..engine.loader import DataLoader
+from ..engine.multi import MultiProcessIter
+from ..engine.shutdown import shutdown_workers
+
+EVENT_COLUMNS = (*ev.FIELDS, "t_s")  # t_s: seconds since the first event of the recording
+
+
+def events_frame(events: list[ev.Event]) -> pd.DataFrame:
+    """Events (any order) → a DataFrame sorted by time, with ``t_s`` relative to the first event."""
+    frame = pd.DataFrame.from_records(list(events), columns=list(ev.FIELDS))
+    frame = frame.sort_values("t_ns", kind="stable").reset_index(drop=True)
+    start = int(frame["t_ns"].iloc[0]) if len(frame) else 0
+    frame["t_s"] = (frame["t_ns"] - start) / 1e9
+    for column in ("t_ns", "pid", "worker", "epoch", "batch", "index", "nbytes", "length"):
+        frame[column] = frame[column].astype("int64")
+    return frame
+
+
+def _close(it: Any, stop_workers: bool) -> None:
+    """End an epoch the loop left early: close the consumer span and, unless persistent, stop the workers."""
+    if it._consumer_running:
+        it._tracer.emit(ev.CONSUMER_END, ev.MAIN_PROCESS, it._epoch, it._num_yielded - 1)
+        it._consumer_running = False
+    if stop_workers and isinstance(it, MultiProcessIter):
+        shutdown_workers(it)
+
+
+def record(loader: DataLoader, epochs: int = 1, *, max_batches: int | None = None,
+           consumer: Callable[[Any], Any] | None = None,
+           sample_info: Callable[[Any, Any], tuple[Any, int]] | None = None) -> pd.DataFrame:
+    """Iterate ``loader`` for ``epochs`` epochs and return every event the engine emitted.
+
+    ``consumer(batch)`` stands in for the training step (its time shows as the consumer span).
+    ``sample_info(index, sample) -> (label, length)`` labels each fetched sample (it runs in the workers,
+    so it must be a top-level function). ``max_batches`` stops each epoch early. The loader's workers,
+    persistent or not, are shut down before this returns, so every worker event is in the table.
+    """
+    if not isinstance(loader, DataLoader):
+        raise TypeError(f"record() expects a loaderlab.DataLoader, but got {type(loader).__name__}")
+    if not isinstance(epochs, int) or isinstance(epochs, bool) or epochs < 1:
+        raise ValueError(f"epochs should be a positive integer, but got epochs={epochs!r}")
+    if max_batches is not None and (not isinstance(max_batches, int) or max_batches < 1):
+        raise ValueError(f"max_batches should be None or a positive integer, but got max_batches={max_batches!r}")
+    tracer = ev.ListTracer()
+    tracer.sample_info = sample_info
+    previous, loader.tracer = loader.tracer, tracer
+    it = None
+    try:
+        for _ in range(epochs):
+            it = iter(loader)
+            limit = max_batches if max_batches is not None else math.inf
+            seen = 0
+            while seen < limit:
+                try:
+                    batch = next(it)
+                except StopIteration:
+                    break
+                seen += 1
+                if consumer is not None:
+                    consumer(batch)
+            _close(it, stop_workers=not loader.persistent_workers)
+    finally:
+        if it is not None:
+            _close(it, stop_workers=True)
+        if loader.persistent_workers and loader._iterator is not None:
+            shutdown_workers(loader._iterator)
+            loader._iterator = None
+        loader.tracer = previous
+    return events_frame(tracer.snapshot())

@@ -67,7 +67,7 @@ def default_collate(batch: Sequence[Any]) -> Any:
     if isinstance(elem, int):
         return torch.tensor(batch)
     if isinstance(elem, (str, bytes)):
-        return list(batch)  # the very object received: a tuple stays a tuple
+        return batch  # the very object received: a tuple stays a tuple
     if isinstance(elem, Mapping):
         return _rebuild_mapping(
             elem, lambda: {key: default_collate([d[key] for d in batch]) for key in elem}

@@ -188,7 +188,7 @@ class BatchSampler(tud.BatchSampler):
         # Pull one batch at a time so an infinite sampler works, and so the inner sampler (and its
         # RNG) is advanced no further than the batches actually asked for. This makes the same
         # next() calls on the inner iterator as torch's zip-based drop_last path and islice path.
-        indices = iter(list(self.sampler))
+        indices = iter(self.sampler)
         while True:
             batch = list(itertools.islice(indices, self.batch_size))
             if not batch or (self.drop_last and len(batch) < self.batch_size):

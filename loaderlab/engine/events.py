@@ -12,7 +12,6 @@ so worker and main-process events line up on one axis without any clock exchange
 from __future__ import annotations
 
 import os
-import threading
 import time
 from typing import Any, NamedTuple
 
@@ -71,43 +70,89 @@ class Event(NamedTuple):
 FIELDS = Event._fields
 
 
+class FetchSpans(NamedTuple):
+    """One batch's samples in compact form: ``spans`` = [(index, t0_ns, t1_ns, label, length, detail), …].
+
+    Fetching is the hot path (one sample can take a microsecond), so it is recorded as one tuple per
+    sample and expanded into ``fetch_begin`` / ``fetch_end`` events only when someone reads the trace.
+    """
+
+    pid: int
+    worker: int
+    epoch: int
+    batch: int
+    spans: list
+
+
+def expand(records: list) -> list[Event]:
+    """Events and FetchSpans (as tracers store them) → events only, sorted by time.
+
+    A worker reports a sample that is taking long as a ``fetch_begin`` before the sample ends (see
+    ``inflight``); the later FetchSpans repeats it, and the repeat is dropped here.
+    """
+    events: list[Event] = []
+    early: set[tuple[int, int, int]] = set()
+    for r in records:
+        if type(r) is Event:
+            events.append(r)
+            if r.kind == FETCH_BEGIN:
+                early.add((r.pid, r.t_ns, r.index))
+    for r in records:
+        if type(r) is FetchSpans:
+            for index, t0, t1, label, length, detail in r.spans:
+                if (r.pid, t0, index) not in early:
+                    events.append(Event(FETCH_BEGIN, t0, r.pid, r.worker, r.epoch, r.batch, index))
+                events.append(Event(FETCH_END, t1, r.pid, r.worker, r.epoch, r.batch, index,
+                                    label=label, length=length, detail=detail))
+    events.sort(key=lambda e: e.t_ns)
+    return events
+
+
 class Tracer:
     """The engine's only view of who is watching. The base class drops everything (tracing off)."""
 
     enabled = False
+    sample_info = None  # optional top-level callable (index, sample) -> (label, length), run per sample
+    inflight = None  # (batch, index, t0_ns) of the sample being fetched now, set by the fetcher
 
     def emit(self, kind: str, worker: int, epoch: int, batch: int = NO_BATCH, index: int = NO_BATCH, **fields: Any) -> None:
         """Record that ``kind`` happened now. Must be cheap and must never raise."""
 
-    def emit_events(self, events: list[Event]) -> None:
-        """Take events recorded elsewhere (a worker process) with their own timestamps."""
+    def emit_fetches(self, worker: int, epoch: int, batch: int, spans: list) -> None:
+        """Record a batch's sample fetches (see FetchSpans)."""
+
+    def emit_records(self, records: list) -> None:
+        """Take records made elsewhere (a worker process) with their own timestamps."""
 
 
 NULL_TRACER = Tracer()
 
 
 class ListTracer(Tracer):
-    """Keeps every event in memory, in arrival order. Safe to emit into from several threads."""
+    """Keeps every record in memory, in arrival order. Safe to emit into from several threads.
+
+    ``list.append`` and ``list.extend`` are atomic under the GIL, so no lock is taken on the hot path.
+    """
 
     enabled = True
 
-    def __init__(self) -> None:
-        self.events: list[Event] = []
+    def __init__(self, sample_info=None) -> None:
+        self.records: list = []
+        self.sample_info = sample_info
         self._pid = os.getpid()
-        self._lock = threading.Lock()
 
     def emit(self, kind: str, worker: int, epoch: int, batch: int = NO_BATCH, index: int = NO_BATCH, **fields: Any) -> None:
-        event = Event(kind, time.monotonic_ns(), self._pid, worker, epoch, batch, index, **fields)
-        with self._lock:
-            self.events.append(event)
+        if fields:
+            self.records.append(Event(kind, time.monotonic_ns(), self._pid, worker, epoch, batch, index, **fields))
+        else:
+            self.records.append(Event(kind, time.monotonic_ns(), self._pid, worker, epoch, batch, index))
 
-    def emit_events(self, events: list[Event]) -> None:
-        with self._lock:
-            self.events.extend(events)
+    def emit_fetches(self, worker: int, epoch: int, batch: int, spans: list) -> None:
+        self.records.append(FetchSpans(self._pid, worker, epoch, batch, spans))
+
+    def emit_records(self, records: list) -> None:
+        self.records.extend(records)
 
     def snapshot(self) -> list[Event]:
-        """A copy of the events so far, sorted by time (safe while a run is still going)."""
-        with self._lock:
-            events = list(self.events)
-        events.sort(key=lambda e: e.t_ns)
-        return events
+        """The events so far, sorted by time (safe while a run is still going)."""
+        return expand(list(self.records))

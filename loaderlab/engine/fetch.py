@@ -12,7 +12,10 @@ comprehension torch runs, so tracing off costs nothing here.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+import operator
+import time
+from functools import partial
+from typing import Any, Callable, Iterable
 
 from . import events as ev
 
@@ -21,15 +24,13 @@ class Fetcher:
     """Shared state: the dataset, whether to batch, the collate function, and who to tell."""
 
     def __init__(self, dataset, auto_collation: bool, collate_fn: Callable, drop_last: bool,
-                 tracer: ev.Tracer = ev.NULL_TRACER, worker: int = ev.MAIN_PROCESS,
-                 sample_info: Callable | None = None) -> None:
+                 tracer: ev.Tracer = ev.NULL_TRACER, worker: int = ev.MAIN_PROCESS) -> None:
         self.dataset = dataset
         self.auto_collation = auto_collation
         self.collate_fn = collate_fn
         self.drop_last = drop_last
         self.tracer = tracer
         self.worker = worker
-        self.sample_info = sample_info
 
     def fetch(self, indices: Any, batch: int = ev.NO_BATCH, epoch: int = 0) -> Any:
         raise NotImplementedError
@@ -42,22 +43,39 @@ class Fetcher:
         self.tracer.emit(ev.COLLATE_END, self.worker, epoch, batch)
         return out
 
-    def _traced_get(self, get: Callable, index: Any, batch: int, epoch: int, position: int) -> Any:
-        """Call ``get()`` between fetch events; ``position`` names the sample when ``index`` is None."""
-        tracer, worker = self.tracer, self.worker
-        name = position if index is None else index
-        tracer.emit(ev.FETCH_BEGIN, worker, epoch, batch, name)
+    def _traced_fetch(self, get: Callable, indices: Iterable, batch: int, epoch: int,
+                      stop_on_exhaustion: bool = False) -> list:
+        """``[get(i) for i in indices]``, timing each sample into one FetchSpans record.
+
+        ``tracer.inflight`` names the sample in progress so that a worker's flusher can report a sample
+        that is taking long before it ends. With ``stop_on_exhaustion`` (iterable replicas) a
+        ``StopIteration`` ends the batch early instead of propagating.
+        """
+        tracer, now, info = self.tracer, time.monotonic_ns, self.tracer.sample_info
+        spans: list = []
+        data: list = []
         try:
-            sample = get()
-        except BaseException as exc:  # close the span so the failing (or exhausting) sample is visible
-            tracer.emit(ev.FETCH_END, worker, epoch, batch, name, detail=type(exc).__name__)
-            raise
-        if self.sample_info is None:
-            tracer.emit(ev.FETCH_END, worker, epoch, batch, name)
-        else:
-            label, length = self.sample_info(name, sample)
-            tracer.emit(ev.FETCH_END, worker, epoch, batch, name, label=label, length=length)
-        return sample
+            for i in indices:
+                t0 = now()
+                tracer.inflight = (batch, i, t0)
+                try:
+                    sample = get(i)
+                except BaseException as exc:  # close the span so the failing (or exhausting) sample shows
+                    spans.append((i, t0, now(), None, -1, type(exc).__name__))
+                    if stop_on_exhaustion and isinstance(exc, StopIteration):
+                        self.ended = True
+                        break
+                    raise
+                if info is None:
+                    spans.append((i, t0, now(), None, -1, ""))
+                else:
+                    label, length = info(i, sample)
+                    spans.append((i, t0, now(), label, length, ""))
+                data.append(sample)
+        finally:
+            tracer.inflight = None
+            tracer.emit_fetches(self.worker, epoch, batch, spans)
+        return data
 
 
 class MapFetcher(Fetcher):
@@ -67,7 +85,7 @@ class MapFetcher(Fetcher):
         dataset = self.dataset
         if not self.auto_collation:
             if self.tracer.enabled:
-                data = self._traced_get(lambda: dataset[indices], indices, batch, epoch, 0)
+                data = self._traced_fetch(partial(operator.getitem, dataset), [indices], batch, epoch)[0]
             else:
                 data = dataset[indices]
             return self._collate(data, batch, epoch)
@@ -80,7 +98,7 @@ class MapFetcher(Fetcher):
             data = getitems(indices)
             self.tracer.emit(ev.FETCH_END, self.worker, epoch, batch, detail=f"__getitems__ {len(indices)}")
         else:
-            data = [self._traced_get(lambda i=i: dataset[i], i, batch, epoch, pos) for pos, i in enumerate(indices)]
+            data = self._traced_fetch(partial(operator.getitem, dataset), indices, batch, epoch)
         return self._collate(data, batch, epoch)
 
 
@@ -93,24 +111,30 @@ class IterableFetcher(Fetcher):
         self.ended = False
         self.position = 0  # how many items this replica has produced: the sample's name in events
 
-    def _next(self, batch: int, epoch: int) -> Any:
-        if not self.tracer.enabled:
-            return next(self.dataset_iter)
-        position, self.position = self.position, self.position + 1
-        return self._traced_get(lambda: next(self.dataset_iter), None, batch, epoch, position)
+    def _pull(self, _position: int) -> Any:
+        return next(self.dataset_iter)
 
     def fetch(self, indices: Any, batch: int = ev.NO_BATCH, epoch: int = 0) -> Any:
         if self.ended:
             raise StopIteration
+        wanted = len(indices) if self.auto_collation else 1
+        if self.tracer.enabled:
+            # An iterable has no indices: a sample is named by its position in this replica's stream.
+            positions = range(self.position, self.position + wanted)
+            data = self._traced_fetch(self._pull, positions, batch, epoch, stop_on_exhaustion=self.auto_collation)
+            self.position += len(data)
+        elif not self.auto_collation:
+            data = [next(self.dataset_iter)]
+        else:
+            data = []
+            for _ in indices:
+                try:
+                    data.append(next(self.dataset_iter))
+                except StopIteration:
+                    self.ended = True
+                    break
         if not self.auto_collation:
-            return self._collate(self._next(batch, epoch), batch, epoch)
-        data = []
-        for _ in indices:
-            try:
-                data.append(self._next(batch, epoch))
-            except StopIteration:
-                self.ended = True
-                break
+            return self._collate(data[0], batch, epoch)
         if len(data) == 0 or (self.drop_last and len(data) < len(indices)):
             raise StopIteration
         return self._collate(data, batch, epoch)

@@ -78,7 +78,7 @@ class MultiProcessIter(BaseIter):
             self._collector.start()
         spec = WorkerSpec(self._dataset, self._is_iterable, self._auto_collation, self._collate_fn,
                           self._drop_last, self._base_seed, loader.worker_init_fn, self._num_workers,
-                          os.getpid(), getattr(tracer, "sample_info", None))
+                          os.getpid(), tracer.sample_info)
         try:
             for worker_id in range(self._num_workers):
                 self._start_worker(ctx, spec, worker_id)
@@ -282,4 +282,4 @@ def _collect_events(event_queue, tracer: ev.Tracer) -> None:
             return
         if isinstance(chunk, Stop):
             return
-        tracer.emit_events(chunk)
+        tracer.emit_records(chunk)

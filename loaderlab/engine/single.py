@@ -113,8 +113,7 @@ class SingleProcessIter(BaseIter):
         if self._timeout != 0:
             raise AssertionError("_SingleProcessDataLoaderIter requires timeout == 0")
         self._fetcher = make_fetcher(self._is_iterable, self._dataset, self._auto_collation, self._collate_fn,
-                                     self._drop_last, tracer=self._tracer, worker=ev.MAIN_PROCESS,
-                                     sample_info=getattr(self._tracer, "sample_info", None))
+                                     self._drop_last, tracer=self._tracer, worker=ev.MAIN_PROCESS)
         self._task_id = 0
         self._last_task_id = -1
 

@@ -122,20 +122,24 @@ class ParentWatchdog:
 
 
 class WorkerTracer(ev.Tracer):
-    """Buffers a worker's events and ships them in lists on the event queue.
+    """Buffers a worker's records and ships them in lists on the event queue.
 
-    A background thread flushes every ``FLUSH_INTERVAL_S``, so a worker stuck inside ``__getitem__`` has
-    already reported its ``fetch_begin``: stalls are visible while they happen. Only the flusher removes
-    from the buffer, and only from the front, so ``emit`` needs no lock.
+    A background thread flushes every ``FLUSH_INTERVAL_S``. When it finds the same sample in flight as
+    on its previous tick, it sends a ``fetch_begin`` for it at once: a worker stuck inside
+    ``__getitem__`` is visible while it is stuck, not only when (if) the sample ends. Only the flusher
+    removes from the buffer, and only from the front, so ``emit`` needs no lock.
     """
 
     enabled = True
 
-    def __init__(self, event_queue, worker_id: int) -> None:
+    def __init__(self, event_queue, worker_id: int, sample_info=None) -> None:
         self.event_queue = event_queue
         self.worker_id = worker_id
+        self.sample_info = sample_info
+        self.epoch = 0
         self.pid = os.getpid()
-        self.buffer: list[ev.Event] = []
+        self.buffer: list = []
+        self._reported_inflight = None
         self._send_lock = threading.Lock()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._flush_loop, name="loaderlab_event_flush", daemon=True)
@@ -143,6 +147,9 @@ class WorkerTracer(ev.Tracer):
 
     def emit(self, kind: str, worker: int, epoch: int, batch: int = ev.NO_BATCH, index: int = ev.NO_BATCH, **fields: Any) -> None:
         self.buffer.append(ev.Event(kind, time.monotonic_ns(), self.pid, worker, epoch, batch, index, **fields))
+
+    def emit_fetches(self, worker: int, epoch: int, batch: int, spans: list) -> None:
+        self.buffer.append(ev.FetchSpans(self.pid, worker, epoch, batch, spans))
 
     def flush(self) -> None:
         with self._send_lock:  # keeps chunks in order when the flusher and the loop flush at once
@@ -152,8 +159,18 @@ class WorkerTracer(ev.Tracer):
                 del self.buffer[:n]
                 self.event_queue.put(chunk)
 
+    def _report_slow_sample(self) -> None:
+        inflight = self.inflight
+        if inflight is not None and inflight is self._seen_inflight and inflight is not self._reported_inflight:
+            batch, index, t0 = inflight
+            self.buffer.append(ev.Event(ev.FETCH_BEGIN, t0, self.pid, self.worker_id, self.epoch, batch, index))
+            self._reported_inflight = inflight
+        self._seen_inflight = inflight
+
     def _flush_loop(self) -> None:
+        self._seen_inflight = None
         while not self._stop.wait(FLUSH_INTERVAL_S):
+            self._report_slow_sample()
             self.flush()
 
     def close(self) -> None:
@@ -187,7 +204,7 @@ def worker_loop(spec: WorkerSpec, worker_id: int, index_queue, result_queue, eve
         torch.set_num_threads(1)
         seed = seed_worker(spec.base_seed, worker_id)
         if event_queue is not None:
-            tracer = WorkerTracer(event_queue, worker_id)
+            tracer = WorkerTracer(event_queue, worker_id, spec.sample_info)
             _install_stack_reporter(tracer, worker_id, lambda: epoch)
         dataset = spec.dataset
         torch_worker._worker_info = torch_worker.WorkerInfo(
@@ -195,7 +212,7 @@ def worker_loop(spec: WorkerSpec, worker_id: int, index_queue, result_queue, eve
 
         def new_fetcher():
             return make_fetcher(spec.is_iterable, dataset, spec.auto_collation, spec.collate_fn, spec.drop_last,
-                                tracer=tracer, worker=worker_id, sample_info=spec.sample_info)
+                                tracer=tracer, worker=worker_id)
 
         init_failure = None
         try:
@@ -216,6 +233,7 @@ def worker_loop(spec: WorkerSpec, worker_id: int, index_queue, result_queue, eve
                 continue
             if isinstance(msg, Resume):
                 epoch, iteration_end = msg.epoch, False
+                tracer.epoch = epoch
                 fetcher = new_fetcher()
                 result_queue.put(ResumeAck(worker_id))
                 continue
@@ -225,7 +243,7 @@ def worker_loop(spec: WorkerSpec, worker_id: int, index_queue, result_queue, eve
             if done_event.is_set() or iteration_end:
                 continue  # drain tasks sent before the main process learned we were done
             task: Task = msg
-            epoch = task.epoch
+            epoch = tracer.epoch = task.epoch
             tracer.emit(ev.INDEX_GET, worker_id, epoch, task.task_id, queue=f"index_queue[{worker_id}]")
             if init_failure is not None:
                 out = Failure(task.task_id, init_failure, worker_id)

@@ -32,6 +32,27 @@ def events_frame(events: list[ev.Event]) -> pd.DataFrame:
     return frame
 
 
+def loader_settings(loader: DataLoader) -> dict[str, Any]:
+    """The loader's arguments that shape a trace, as plain JSON-able values (kept in ``frame.attrs``)."""
+    ctx = loader.multiprocessing_context
+    return {
+        "dataset": type(loader.dataset).__name__,
+        "dataset_len": len(loader.dataset) if hasattr(loader.dataset, "__len__") else None,
+        "iterable": loader._is_iterable,
+        "batch_size": loader.batch_size,
+        "drop_last": loader.drop_last,
+        "sampler": type(loader.sampler).__name__,
+        "batch_sampler": type(loader.batch_sampler).__name__ if loader.batch_sampler is not None else None,
+        "num_workers": loader.num_workers,
+        "prefetch_factor": loader.prefetch_factor,
+        "in_order": loader.in_order,
+        "persistent_workers": loader.persistent_workers,
+        "pin_memory": loader.pin_memory,
+        "timeout": loader.timeout,
+        "multiprocessing_context": None if ctx is None else ctx.get_start_method(),
+    }
+
+
 def _close(it: Any, stop_workers: bool) -> None:
     """End an epoch the loop left early: close the consumer span and, unless persistent, stop the workers."""
     if it._consumer_running:
@@ -57,8 +78,7 @@ def record(loader: DataLoader, epochs: int = 1, *, max_batches: int | None = Non
         raise ValueError(f"epochs should be a positive integer, but got epochs={epochs!r}")
     if max_batches is not None and (not isinstance(max_batches, int) or max_batches < 1):
         raise ValueError(f"max_batches should be None or a positive integer, but got max_batches={max_batches!r}")
-    tracer = ev.ListTracer()
-    tracer.sample_info = sample_info
+    tracer = ev.ListTracer(sample_info)
     previous, loader.tracer = loader.tracer, tracer
     it = None
     try:
@@ -82,4 +102,7 @@ def record(loader: DataLoader, epochs: int = 1, *, max_batches: int | None = Non
             shutdown_workers(loader._iterator)
             loader._iterator = None
         loader.tracer = previous
-    return events_frame(tracer.snapshot())
+    frame = events_frame(tracer.snapshot())
+    frame.attrs["loader"] = loader_settings(loader)
+    frame.attrs["epochs"] = epochs
+    return frame

@@ -20,6 +20,40 @@ from typing import Any, Callable, Iterable
 from . import events as ev
 
 
+def traced_fetch(tracer: ev.Tracer, worker: int, get: Callable, indices: Iterable, batch: int, epoch: int,
+                 stop_on_exhaustion: bool = False) -> tuple[list, bool]:
+    """``[get(i) for i in indices]``, timing each sample into one FetchSpans record; returns (data, exhausted).
+
+    ``tracer.inflight`` names the sample in progress so that a worker's flusher can report a sample
+    that is taking long before it ends. With ``stop_on_exhaustion`` (iterable replicas) a
+    ``StopIteration`` ends the batch early instead of propagating.
+    """
+    now, info = time.monotonic_ns, tracer.sample_info
+    spans: list = []
+    data: list = []
+    try:
+        for i in indices:
+            t0 = now()
+            tracer.inflight = (batch, i, t0)
+            try:
+                sample = get(i)
+            except BaseException as exc:  # close the span so the failing (or exhausting) sample shows
+                spans.append((i, t0, now(), None, -1, type(exc).__name__))
+                if stop_on_exhaustion and isinstance(exc, StopIteration):
+                    return data, True
+                raise
+            if info is None:
+                spans.append((i, t0, now(), None, -1, ""))
+            else:
+                label, length = info(i, sample)
+                spans.append((i, t0, now(), label, length, ""))
+            data.append(sample)
+    finally:
+        tracer.inflight = None
+        tracer.emit_fetches(worker, epoch, batch, spans)
+    return data, False
+
+
 class Fetcher:
     """Shared state: the dataset, whether to batch, the collate function, and who to tell."""
 
@@ -43,40 +77,6 @@ class Fetcher:
         self.tracer.emit(ev.COLLATE_END, self.worker, epoch, batch)
         return out
 
-    def _traced_fetch(self, get: Callable, indices: Iterable, batch: int, epoch: int,
-                      stop_on_exhaustion: bool = False) -> list:
-        """``[get(i) for i in indices]``, timing each sample into one FetchSpans record.
-
-        ``tracer.inflight`` names the sample in progress so that a worker's flusher can report a sample
-        that is taking long before it ends. With ``stop_on_exhaustion`` (iterable replicas) a
-        ``StopIteration`` ends the batch early instead of propagating.
-        """
-        tracer, now, info = self.tracer, time.monotonic_ns, self.tracer.sample_info
-        spans: list = []
-        data: list = []
-        try:
-            for i in indices:
-                t0 = now()
-                tracer.inflight = (batch, i, t0)
-                try:
-                    sample = get(i)
-                except BaseException as exc:  # close the span so the failing (or exhausting) sample shows
-                    spans.append((i, t0, now(), None, -1, type(exc).__name__))
-                    if stop_on_exhaustion and isinstance(exc, StopIteration):
-                        self.ended = True
-                        break
-                    raise
-                if info is None:
-                    spans.append((i, t0, now(), None, -1, ""))
-                else:
-                    label, length = info(i, sample)
-                    spans.append((i, t0, now(), label, length, ""))
-                data.append(sample)
-        finally:
-            tracer.inflight = None
-            tracer.emit_fetches(self.worker, epoch, batch, spans)
-        return data
-
 
 class MapFetcher(Fetcher):
     """Indexes a map-style dataset."""
@@ -85,7 +85,8 @@ class MapFetcher(Fetcher):
         dataset = self.dataset
         if not self.auto_collation:
             if self.tracer.enabled:
-                data = self._traced_fetch(partial(operator.getitem, dataset), [indices], batch, epoch)[0]
+                data = traced_fetch(self.tracer, self.worker, partial(operator.getitem, dataset), [indices],
+                                    batch, epoch)[0][0]
             else:
                 data = dataset[indices]
             return self._collate(data, batch, epoch)
@@ -98,7 +99,7 @@ class MapFetcher(Fetcher):
             data = getitems(indices)
             self.tracer.emit(ev.FETCH_END, self.worker, epoch, batch, detail=f"__getitems__ {len(indices)}")
         else:
-            data = self._traced_fetch(partial(operator.getitem, dataset), indices, batch, epoch)
+            data, _ = traced_fetch(self.tracer, self.worker, partial(operator.getitem, dataset), indices, batch, epoch)
         return self._collate(data, batch, epoch)
 
 
@@ -121,7 +122,8 @@ class IterableFetcher(Fetcher):
         if self.tracer.enabled:
             # An iterable has no indices: a sample is named by its position in this replica's stream.
             positions = range(self.position, self.position + wanted)
-            data = self._traced_fetch(self._pull, positions, batch, epoch, stop_on_exhaustion=self.auto_collation)
+            data, self.ended = traced_fetch(self.tracer, self.worker, self._pull, positions, batch, epoch,
+                                            stop_on_exhaustion=self.auto_collation)
             self.position += len(data)
         elif not self.auto_collation:
             data = [next(self.dataset_iter)]

@@ -12,11 +12,13 @@ import math
 from typing import Any, Callable
 
 import pandas as pd
+import torch.utils.data
 
 from ..engine import events as ev
 from ..engine.loader import DataLoader
 from ..engine.multi import MultiProcessIter
 from ..engine.shutdown import shutdown_workers
+from . import torch_recorder as tr
 
 EVENT_COLUMNS = (*ev.FIELDS, "t_s")  # t_s: seconds since the first event of the recording
 
@@ -32,13 +34,13 @@ def events_frame(events: list[ev.Event]) -> pd.DataFrame:
     return frame
 
 
-def loader_settings(loader: DataLoader) -> dict[str, Any]:
+def loader_settings(loader) -> dict[str, Any]:
     """The loader's arguments that shape a trace, as plain JSON-able values (kept in ``frame.attrs``)."""
     ctx = loader.multiprocessing_context
     return {
         "dataset": type(loader.dataset).__name__,
         "dataset_len": len(loader.dataset) if hasattr(loader.dataset, "__len__") else None,
-        "iterable": loader._is_iterable,
+        "iterable": isinstance(loader.dataset, torch.utils.data.IterableDataset),
         "batch_size": loader.batch_size,
         "drop_last": loader.drop_last,
         "sampler": type(loader.sampler).__name__,
@@ -62,6 +64,48 @@ def _close(it: Any, stop_workers: bool) -> None:
         shutdown_workers(it)
 
 
+def _record_torch(loader, epochs: int, max_batches: int | None, consumer, sample_info) -> pd.DataFrame:
+    """``record`` for a stock torch DataLoader: iterate a traced clone (see torch_recorder)."""
+    tracer = ev.ListTracer(sample_info)
+    channel = tr.EventChannel(loader, tracer)
+    samplers: list = []
+    clone = tr.traced_clone(loader, tracer, channel.queue, samplers)
+    tr.set_process_tracer(tracer)
+    it = None
+    try:
+        for epoch in range(epochs):
+            for sampler in samplers:
+                sampler.epoch = epoch
+            tracer.emit(ev.EPOCH_BEGIN, ev.MAIN_PROCESS, epoch)
+            it = iter(clone)
+            position = 0
+            while max_batches is None or position < max_batches:
+                try:
+                    batch = next(it)
+                except StopIteration:
+                    break
+                tracer.emit(ev.BATCH_YIELD, ev.MAIN_PROCESS, epoch, position)
+                tracer.emit(ev.CONSUMER_BEGIN, ev.MAIN_PROCESS, epoch, position)
+                if consumer is not None:
+                    consumer(batch)
+                tracer.emit(ev.CONSUMER_END, ev.MAIN_PROCESS, epoch, position)
+                position += 1
+            tracer.emit(ev.EPOCH_END, ev.MAIN_PROCESS, epoch)
+            if not loader.persistent_workers and hasattr(it, "_shutdown_workers"):
+                it._shutdown_workers()
+    finally:
+        for iterator in (it, clone._iterator):
+            if hasattr(iterator, "_shutdown_workers"):
+                iterator._shutdown_workers()
+        channel.close()
+        tr.set_process_tracer(ev.NULL_TRACER)
+    frame = events_frame(tracer.snapshot())
+    frame.attrs["loader"] = loader_settings(loader)
+    frame.attrs["loader"]["recorded_from"] = "torch.utils.data.DataLoader"
+    frame.attrs["epochs"] = epochs
+    return frame
+
+
 def record(loader: DataLoader, epochs: int = 1, *, max_batches: int | None = None,
            consumer: Callable[[Any], Any] | None = None,
            sample_info: Callable[[Any, Any], tuple[Any, int]] | None = None) -> pd.DataFrame:
@@ -72,12 +116,15 @@ def record(loader: DataLoader, epochs: int = 1, *, max_batches: int | None = Non
     so it must be a top-level function). ``max_batches`` stops each epoch early. The loader's workers,
     persistent or not, are shut down before this returns, so every worker event is in the table.
     """
-    if not isinstance(loader, DataLoader):
-        raise TypeError(f"record() expects a loaderlab.DataLoader, but got {type(loader).__name__}")
+    if not isinstance(loader, (DataLoader, torch.utils.data.DataLoader)):
+        raise TypeError("record() expects a loaderlab.DataLoader or a torch.utils.data.DataLoader, "
+                        f"but got {type(loader).__name__}")
     if not isinstance(epochs, int) or isinstance(epochs, bool) or epochs < 1:
         raise ValueError(f"epochs should be a positive integer, but got epochs={epochs!r}")
     if max_batches is not None and (not isinstance(max_batches, int) or max_batches < 1):
         raise ValueError(f"max_batches should be None or a positive integer, but got max_batches={max_batches!r}")
+    if isinstance(loader, torch.utils.data.DataLoader):
+        return _record_torch(loader, epochs, max_batches, consumer, sample_info)
     tracer = ev.ListTracer(sample_info)
     previous, loader.tracer = loader.tracer, tracer
     it = None

@@ -1,0 +1,221 @@
+"""Recording a stock ``torch.utils.data.DataLoader`` without touching torch's source.
+
+Twin of nothing in torch. We build a *clone* of the user's loader, identical in every argument but with
+four wrappers: the (batch) sampler numbers each batch and reports it (main process); the dataset times
+each sample; ``collate_fn`` times the collate; ``worker_init_fn`` gives each worker a tracer whose events
+travel on their own queue to the main process. The clone draws the same random numbers in the same order
+as the original would, so it yields the same batches in the same order; the user's loader object itself is
+never iterated or changed. Events torch hides (queue puts and gets, reorder parking, worker start) are
+simply absent from the trace. Knows nothing of plotly or streamlit.
+"""
+
+from __future__ import annotations
+
+import multiprocessing.util
+import threading
+from typing import Any, Callable
+
+import torch
+import torch.multiprocessing
+import torch.utils.data
+
+from ..engine import events as ev
+from ..engine.fetch import traced_fetch
+from ..engine.messages import Stop
+from ..engine.worker import WorkerTracer
+
+_tracer: ev.Tracer = ev.NULL_TRACER  # this process's tracer: main's ListTracer, or a worker's WorkerTracer
+_current = (0, ev.NO_BATCH)  # (epoch, batch) being fetched in this process, for the collate events
+
+
+def _worker_id() -> int:
+    info = torch.utils.data.get_worker_info()
+    return ev.MAIN_PROCESS if info is None else info.id
+
+
+class NumberedBatch(list):
+    """A batch's indices, carrying the batch and epoch numbers the main process gave them.
+
+    A list subclass, so user code sees a list; it crosses torch's index queue with its attributes.
+    """
+
+    def __init__(self, indices, batch: int, epoch: int) -> None:
+        super().__init__(indices)
+        self.batch = batch
+        self.epoch = epoch
+
+
+class NumberedIndex(int):
+    """One sample's index (``batch_size=None``), carrying its batch and epoch numbers like NumberedBatch."""
+
+    def __new__(cls, index: int, batch: int, epoch: int):
+        self = super().__new__(cls, index)
+        self.batch, self.epoch = batch, epoch
+        return self
+
+    def __reduce__(self):
+        return NumberedIndex, (int(self), self.batch, self.epoch)
+
+
+class _Forwarding:
+    """Reads and writes of unknown attributes go to the wrapped dataset (``get_worker_info().dataset``
+    is the wrapper, and torch's docs configure the per-worker replica through it)."""
+
+    _own = ("inner",)
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "inner":
+            raise AttributeError(name)
+        return getattr(self.inner, name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in self._own:
+            object.__setattr__(self, name, value)
+        else:
+            setattr(self.inner, name, value)
+
+
+class TracedMapDataset(_Forwarding, torch.utils.data.Dataset):
+    def __init__(self, inner) -> None:
+        self.inner = inner
+
+    def __len__(self) -> int:
+        return len(self.inner)
+
+    def __getitem__(self, index):  # batch_size=None: one sample per step
+        global _current
+        batch, epoch = getattr(index, "batch", ev.NO_BATCH), getattr(index, "epoch", 0)
+        _current = (epoch, batch)
+        return traced_fetch(_tracer, _worker_id(), self.inner.__getitem__, [index], batch, epoch)[0][0]
+
+    def __getitems__(self, indices):
+        global _current
+        batch, epoch = getattr(indices, "batch", ev.NO_BATCH), getattr(indices, "epoch", 0)
+        _current = (epoch, batch)
+        own = getattr(self.inner, "__getitems__", None)
+        if not own:
+            return traced_fetch(_tracer, _worker_id(), self.inner.__getitem__, indices, batch, epoch)[0]
+        _tracer.emit(ev.FETCH_BEGIN, _worker_id(), epoch, batch, detail=f"__getitems__ {len(indices)}")
+        data = own(indices)
+        _tracer.emit(ev.FETCH_END, _worker_id(), epoch, batch, detail=f"__getitems__ {len(indices)}")
+        return data
+
+
+class TracedIterableDataset(_Forwarding, torch.utils.data.IterableDataset):
+    def __init__(self, inner) -> None:
+        self.inner = inner
+
+    def __len__(self) -> int:
+        return len(self.inner)
+
+    def __iter__(self):
+        it, position = iter(self.inner), 0
+        while True:
+            data, exhausted = traced_fetch(_tracer, _worker_id(), lambda _: next(it), [position], ev.NO_BATCH, 0,
+                                           stop_on_exhaustion=True)
+            if exhausted:
+                return
+            position += 1
+            yield data[0]
+
+
+class TracedCollate:
+    def __init__(self, inner: Callable) -> None:
+        self.inner = inner
+
+    def __call__(self, data):
+        epoch, batch = _current
+        _tracer.emit(ev.COLLATE_BEGIN, _worker_id(), epoch, batch)
+        out = self.inner(data)
+        _tracer.emit(ev.COLLATE_END, _worker_id(), epoch, batch)
+        return out
+
+
+class TracedWorkerInit:
+    """Runs first in each worker: a tracer for this process, then the user's own ``worker_init_fn``."""
+
+    def __init__(self, inner: Callable | None, event_queue, sample_info: Callable | None) -> None:
+        self.inner, self.event_queue, self.sample_info = inner, event_queue, sample_info
+
+    def __call__(self, worker_id: int) -> None:
+        global _tracer
+        tracer = _tracer = WorkerTracer(self.event_queue, worker_id, self.sample_info)
+        # multiprocessing runs these finalizers when the worker's run() returns; daemon threads would not.
+        multiprocessing.util.Finalize(tracer, tracer.close, exitpriority=10)
+        if self.inner is not None:
+            self.inner(worker_id)
+        tracer.emit(ev.WORKER_READY, worker_id, 0, detail=f"seed={torch.utils.data.get_worker_info().seed}")
+
+
+class TracedSampler:
+    """Numbers what the user's (batch) sampler yields and reports it, in the main process."""
+
+    def __init__(self, inner, tracer: ev.Tracer, epoch: int, batched: bool) -> None:
+        self.inner, self.tracer, self.epoch, self.batched = inner, tracer, epoch, batched
+
+    def __len__(self) -> int:
+        return len(self.inner)
+
+    def __iter__(self):
+        for batch, indices in enumerate(self.inner):
+            self.tracer.emit(ev.SAMPLER_YIELD, ev.MAIN_PROCESS, self.epoch, batch, detail=repr(indices))
+            if self.batched:
+                yield NumberedBatch(indices, batch, self.epoch)
+            elif type(indices) is int:  # other index types (str keys, tuples) pass as they are
+                yield NumberedIndex(indices, batch, self.epoch)
+            else:
+                yield indices
+
+
+def traced_clone(loader: torch.utils.data.DataLoader, tracer: ev.ListTracer, event_queue, epoch_sampler: list):
+    """A torch DataLoader equal to ``loader`` but for the wrappers above. ``epoch_sampler`` receives the
+    TracedSampler so the caller can tell it which epoch runs."""
+    common = dict(num_workers=loader.num_workers, pin_memory=loader.pin_memory, timeout=loader.timeout,
+                  multiprocessing_context=loader.multiprocessing_context, generator=loader.generator,
+                  prefetch_factor=loader.prefetch_factor, persistent_workers=loader.persistent_workers,
+                  pin_memory_device=loader.pin_memory_device, in_order=loader.in_order,
+                  collate_fn=TracedCollate(loader.collate_fn))
+    if loader.num_workers > 0:
+        common["worker_init_fn"] = TracedWorkerInit(loader.worker_init_fn, event_queue, tracer.sample_info)
+    if isinstance(loader.dataset, torch.utils.data.IterableDataset):
+        return torch.utils.data.DataLoader(TracedIterableDataset(loader.dataset), batch_size=loader.batch_size,
+                                           drop_last=loader.drop_last, **common)
+    if loader.batch_sampler is not None:
+        sampler = TracedSampler(loader.batch_sampler, tracer, 0, batched=True)
+        clone = torch.utils.data.DataLoader(TracedMapDataset(loader.dataset), batch_sampler=sampler, **common)
+    else:
+        sampler = TracedSampler(loader.sampler, tracer, 0, batched=False)
+        clone = torch.utils.data.DataLoader(TracedMapDataset(loader.dataset), sampler=sampler, batch_size=None,
+                                            **common)
+    epoch_sampler.append(sampler)
+    return clone
+
+
+class EventChannel:
+    """The worker → main event queue and the thread that empties it into the main tracer."""
+
+    def __init__(self, loader: torch.utils.data.DataLoader, tracer: ev.ListTracer) -> None:
+        from ..engine.multi import _collect_events
+
+        ctx = loader.multiprocessing_context or torch.multiprocessing
+        self.queue = ctx.Queue() if loader.num_workers > 0 else None
+        self.thread = None
+        if self.queue is not None:
+            self.thread = threading.Thread(target=_collect_events, args=(self.queue, tracer), daemon=True,
+                                           name="loaderlab_event_collector")
+            self.thread.start()
+
+    def close(self) -> None:
+        """Call after every worker has exited: their events are then all in the pipe ahead of ``Stop``."""
+        if self.queue is None:
+            return
+        self.queue.put(Stop())
+        self.thread.join(timeout=5)
+        self.queue.cancel_join_thread()
+        self.queue.close()
+
+
+def set_process_tracer(tracer: ev.Tracer) -> None:
+    """The tracer samples fetched in this process (``num_workers=0``) report to."""
+    global _tracer
+    _tracer = tracer

@@ -16,6 +16,7 @@ _LAZY = {
     "EVENT_COLUMNS": "loaderlab.trace.recorder",
     "events_frame": "loaderlab.trace.recorder",
     "record": "loaderlab.trace.recorder",
+    "replay": "loaderlab.trace.replay",
 }
 
 __all__ = sorted([

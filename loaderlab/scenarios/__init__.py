@@ -1,0 +1,1 @@
+"""Importable workloads for the dashboard and workshops: datasets workers can unpickle, and ``run``."""

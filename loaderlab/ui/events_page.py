@@ -1,0 +1,19 @@
+"""The event-table page: every recorded event of the current run, as the README's schema describes."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from .settings import cached_run, sidebar_config
+from .texts import t
+
+
+def main() -> None:
+    st.set_page_config(page_title="LoaderLab — events", layout="wide")
+    st.title(t("events.title"))
+    st.write(t("events.explain"))
+    config = sidebar_config()
+    if config is None:
+        return
+    frame = cached_run(config)
+    st.dataframe(frame.drop(columns=["t_ns"]), hide_index=True)

@@ -1,0 +1,3 @@
+from loaderlab.ui.events_page import main
+
+main()

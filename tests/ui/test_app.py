@@ -1,0 +1,63 @@
+"""AppTest runs of the dashboard's pages: no exception, the key elements, torch's errors in place."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import psutil
+import pytest
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+ROOT = Path(__file__).resolve().parents[2]
+TIMEOUT_S = 120
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache():
+    st.cache_data.clear()
+    yield
+    st.cache_data.clear()
+
+
+def _live_children():
+    return [p for p in psutil.Process().children(recursive=True) if p.status() != psutil.STATUS_ZOMBIE]
+
+
+def test_home_page_runs_and_draws_a_timeline_lane_per_process():
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT_S).run()
+    assert not at.exception
+    assert at.title[0].value.startswith("LoaderLab")
+    charts = at.get("plotly_chart")
+    assert len(charts) == 1
+    spec = json.loads(charts[0].proto.spec)
+    lanes = {y for trace in spec["data"] for y in trace["y"]}
+    assert lanes == {"main", "worker 0", "worker 1"}
+    assert _live_children() == []
+
+
+def test_changing_num_workers_reruns_with_that_many_lanes():
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT_S).run()
+    at.slider(key="num_workers").set_value(3).run()
+    assert not at.exception
+    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
+    assert {y for trace in spec["data"] for y in trace["y"]} == {"main", "worker 0", "worker 1", "worker 2"}
+
+
+def test_invalid_combination_shows_torchs_message_not_a_traceback():
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT_S).run()
+    at.slider(key="num_workers").set_value(0).run()
+    at.checkbox(key="persistent_workers").check().run()
+    assert not at.exception
+    errors = [e.value for e in at.sidebar.error]
+    assert errors == ["torch rejects these settings: persistent_workers option needs num_workers > 0"]
+    assert len(at.get("plotly_chart")) == 0
+
+
+def test_event_table_page_lists_events():
+    at = AppTest.from_file(str(ROOT / "pages" / "1_Event_table.py"), default_timeout=TIMEOUT_S).run()
+    assert not at.exception
+    table = at.dataframe[0].value
+    assert {"kind", "worker", "batch", "index"} <= set(table.columns)
+    assert (table["kind"] == "batch_yield").sum() == 25  # 200 samples / batch_size 8

@@ -1,0 +1,197 @@
+"""Shared lookups on an events table (see :func:`loaderlab.record`): the pieces the analysis tables are built from.
+
+Twin of nothing in torch. Knows the event vocabulary of :mod:`loaderlab.engine.events` and pandas; knows
+nothing of plotly or streamlit. Conventions (``batch`` = task id, ``position`` = hand-over order, times in
+seconds on ``t_s``, missing event kinds → empty tables or NaN) are described in :mod:`.analysis`.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+
+import numpy as np
+import pandas as pd
+
+from ..engine import events as ev
+
+_DEFAULTS = {"kind": "", "t_ns": 0, "pid": 0, "worker": ev.MAIN_PROCESS, "epoch": 0, "batch": ev.NO_BATCH,
+             "index": ev.NO_BATCH, "queue": "", "nbytes": 0, "label": None, "length": -1, "detail": ""}
+_INT_COLUMNS = ("t_ns", "pid", "worker", "epoch", "batch", "index", "nbytes", "length")
+
+
+def normal(frame: pd.DataFrame) -> pd.DataFrame:
+    """The frame with every event column present (defaults for absent ones), ``t_s`` filled in, sorted by time.
+
+    The result has no ``attrs``: pandas deep-copies ``attrs`` on every operation, which would dominate the
+    cost of the analysis; read settings from the recorded frame (:func:`settings`) before normalising.
+    A frame that is already normal is returned as it is (nothing here modifies a frame in place).
+    """
+    if (not frame.attrs and set(_DEFAULTS).issubset(frame.columns) and "t_s" in frame.columns
+            and all(frame[c].dtype == "int64" for c in _INT_COLUMNS) and frame["t_s"].is_monotonic_increasing
+            and frame.index.equals(pd.RangeIndex(len(frame)))):
+        return frame
+    f = frame.copy()
+    f.attrs = {}
+    for column, default in _DEFAULTS.items():
+        if column not in f.columns:
+            f[column] = default
+    if "t_s" not in f.columns:
+        start = f["t_ns"].min() if len(f) else 0
+        f["t_s"] = (f["t_ns"] - start) / 1e9
+    for column in _INT_COLUMNS:
+        f[column] = f[column].fillna(_DEFAULTS[column]).astype("int64")
+    f["t_s"] = f["t_s"].astype(float)
+    f["detail"] = f["detail"].fillna("").astype(str)
+    f["queue"] = f["queue"].fillna("").astype(str)
+    return f.sort_values("t_s", kind="stable").reset_index(drop=True)
+
+
+def rows(f: pd.DataFrame, *kinds: str) -> pd.DataFrame:
+    return f[f["kind"].isin(kinds)]
+
+
+def main_pid(frame: pd.DataFrame) -> int | None:
+    """The main process's pid: whoever began the epochs (or, failing that, emitted events as worker -1)."""
+    f = frame[frame["kind"].isin((ev.EPOCH_BEGIN, ev.BATCH_YIELD, ev.SAMPLER_YIELD))]
+    if not len(f):
+        f = frame[frame["worker"] == ev.MAIN_PROCESS]
+    return int(f["pid"].mode().iloc[0]) if len(f) else None
+
+
+def settings(frame: pd.DataFrame) -> dict:
+    return dict(frame.attrs.get("loader") or {})
+
+
+def prefetch_cap(frame: pd.DataFrame) -> float:
+    """``prefetch_factor * num_workers``: the most tasks the main process lets out at once (NaN if unknown)."""
+    s = settings(frame)
+    if s.get("num_workers") and s.get("prefetch_factor") is not None:
+        return float(s["num_workers"] * s["prefetch_factor"])
+    return math.nan
+
+
+def trace_end(f: pd.DataFrame) -> float:
+    return float(f["t_s"].max()) if len(f) else 0.0
+
+
+def parse_indices(detail: str) -> list | None:
+    """A ``sampler_yield`` detail (the repr of a batch's indices) → a list, or None if unreadable."""
+    try:
+        value = ast.literal_eval(detail)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+    return list(value) if isinstance(value, (list, tuple)) else [value]
+
+
+def sampler_order(frame: pd.DataFrame) -> pd.DataFrame:
+    """Per task: ``epoch, batch, indices`` (a list; None entries for an IterableDataset), from ``sampler_yield``."""
+    f = rows(normal(frame), ev.SAMPLER_YIELD).drop_duplicates(["epoch", "batch"])
+    out = f[["epoch", "batch"]].copy()
+    out["indices"] = [parse_indices(d) for d in f["detail"]]
+    return out.sort_values(["epoch", "batch"]).reset_index(drop=True)
+
+
+def hand_overs(f: pd.DataFrame) -> pd.DataFrame:
+    """Hand-overs: ``epoch, position, batch (task id), t_s``; the task id comes from the detail ``task N``."""
+    y = rows(f, ev.BATCH_YIELD)
+    task = pd.to_numeric(y["detail"].str.extract(r"^task (-?\d+)$")[0], errors="coerce")
+    out = pd.DataFrame({"epoch": y["epoch"], "position": y["batch"], "batch": task.fillna(y["batch"]),
+                        "t_s": y["t_s"]})
+    out["batch"] = out["batch"].astype("int64")
+    return out.drop_duplicates(["epoch", "position"]).reset_index(drop=True)
+
+
+def pair(begins: pd.DataFrame, ends: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """Match the n-th begin of each key with the n-th end: ``keys + [start_s, end_s]`` (end NaN if none)."""
+    b = begins[keys + ["t_s"]].rename(columns={"t_s": "start_s"})
+    e = ends[keys + ["t_s"]].rename(columns={"t_s": "end_s"})
+    b = b.assign(_n=b.groupby(keys).cumcount())
+    e = e.assign(_n=e.groupby(keys).cumcount())
+    return b.merge(e, on=keys + ["_n"], how="left").drop(columns="_n")
+
+
+def worker_processes(frame: pd.DataFrame) -> pd.DataFrame:
+    """One row per worker process (a worker restarted each epoch is a new process, with a new pid).
+
+    Columns: ``pid, worker, epoch, start_s`` (main started it), ``ready_s`` (seeded, ``worker_init_fn`` done),
+    ``first_s, last_s`` (its own first and last events), ``last_kind``, ``exit_s`` (its own ``worker_exit``;
+    NaN if it never said goodbye), ``main_exit_s`` (main saw it gone), ``end_s`` (the first of the two
+    exits, else the end of the trace).
+    """
+    f = normal(frame)
+    mp = main_pid(f)
+    own = f[(f["worker"] >= 0) & (f["pid"] != mp)]
+    starts = rows(f, ev.WORKER_START).copy()
+    starts["wpid"] = pd.to_numeric(starts["detail"].str.extract(r"pid=(\d+)")[0], errors="coerce")
+    main_exits = rows(f, ev.WORKER_EXIT)
+    main_exits = main_exits[main_exits["pid"] == mp]
+    out = []
+    for pid, g in own.groupby("pid", sort=False):
+        st = starts[starts["wpid"] == pid]
+        # The epoch main started it in: a worker's own events before its first task say epoch 0 (engine quirk).
+        worker = int(g["worker"].iloc[0])
+        tasks = g[g["batch"] >= 0]
+        epoch = int(st["epoch"].iloc[0] if len(st) else tasks["epoch"].iloc[0] if len(tasks) else g["epoch"].iloc[0])
+        ready = g[g["kind"] == ev.WORKER_READY]["t_s"]
+        exit_ = g[g["kind"] == ev.WORKER_EXIT]["t_s"]
+        first_s = float(g["t_s"].iloc[0])
+        gone = main_exits[(main_exits["worker"] == worker) & (main_exits["t_s"] >= first_s)]["t_s"]
+        exit_s = float(exit_.iloc[0]) if len(exit_) else math.nan
+        main_exit_s = float(gone.iloc[0]) if len(gone) else math.nan
+        end_s = np.nanmin([exit_s, main_exit_s]) if not (math.isnan(exit_s) and math.isnan(main_exit_s)) \
+            else trace_end(f)
+        out.append({"pid": int(pid), "worker": worker, "epoch": epoch,
+                    "start_s": float(st["t_s"].iloc[0]) if len(st) else math.nan,
+                    "ready_s": float(ready.iloc[0]) if len(ready) else math.nan,
+                    "first_s": first_s, "last_s": float(g["t_s"].iloc[-1]), "last_kind": str(g["kind"].iloc[-1]),
+                    "exit_s": exit_s, "main_exit_s": main_exit_s, "end_s": float(end_s)})
+    cols = ["pid", "worker", "epoch", "start_s", "ready_s", "first_s", "last_s", "last_kind", "exit_s",
+            "main_exit_s", "end_s"]
+    return pd.DataFrame(out, columns=cols).sort_values(["first_s"]).reset_index(drop=True)
+
+
+def worker_tasks(frame: pd.DataFrame) -> pd.DataFrame:
+    """One row per task a worker process worked on: ``pid, worker, epoch, batch, start_s, end_s, open``.
+
+    A task runs from the worker taking it (``index_get``, else its first fetch) to putting its result
+    (``result_put``, else its last event). A task with no result while the trace has results elsewhere
+    is still running (``open``): it ends where its process ends.
+    """
+    f = normal(frame)
+    mp = main_pid(f)
+    kinds = (ev.INDEX_GET, ev.FETCH_BEGIN, ev.FETCH_END, ev.COLLATE_BEGIN, ev.COLLATE_END, ev.RESULT_PUT)
+    own = f[(f["worker"] >= 0) & (f["pid"] != mp) & f["kind"].isin(kinds) & (f["batch"] >= 0)]
+    cols = ["pid", "worker", "epoch", "batch", "start_s", "end_s", "open"]
+    if not len(own):
+        return pd.DataFrame(columns=cols)
+    g = own.groupby(["pid", "worker", "epoch", "batch"], sort=False)
+    out = g["t_s"].agg(start_s="min", end_s="max").reset_index()
+    done = own[own["kind"] == ev.RESULT_PUT][["pid", "epoch", "batch"]].assign(_done=True)
+    out = out.merge(done.drop_duplicates(), on=["pid", "epoch", "batch"], how="left")
+    out["open"] = out["_done"].isna() & bool(rows(f, ev.RESULT_PUT).shape[0])
+    ends = worker_processes(f).set_index("pid")["end_s"]
+    out.loc[out["open"], "end_s"] = out.loc[out["open"], "pid"].map(ends)
+    return out[cols].sort_values(["start_s"]).reset_index(drop=True)
+
+
+def _gaps(intervals: pd.DataFrame, lo: float, hi: float) -> list[tuple[float, float]]:
+    """The parts of [lo, hi] that no interval (start_s, end_s) covers."""
+    gaps, cursor = [], lo
+    for start, end in sorted(zip(intervals["start_s"], intervals["end_s"])):
+        if start > cursor:
+            gaps.append((cursor, min(start, hi)))
+        cursor = max(cursor, end)
+    if hi > cursor:
+        gaps.append((cursor, hi))
+    return [(a, b) for a, b in gaps if b > a]
+
+
+def idle_intervals(frame: pd.DataFrame) -> pd.DataFrame:
+    """Per worker process, the time between ``worker_ready`` and its end when it held no task."""
+    tasks, out = worker_tasks(frame), []
+    for p in worker_processes(frame).itertuples():
+        lo = p.ready_s if not math.isnan(p.ready_s) else p.first_s
+        for a, b in _gaps(tasks[tasks["pid"] == p.pid], lo, p.end_s):
+            out.append({"pid": p.pid, "worker": p.worker, "epoch": p.epoch, "start_s": a, "end_s": b})
+    return pd.DataFrame(out, columns=["pid", "worker", "epoch", "start_s", "end_s"])

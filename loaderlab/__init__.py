@@ -14,6 +14,12 @@ from .engine import (BatchSampler, DataLoader, Event, ListTracer, RandomSampler,
 
 _LAZY = {
     "EVENT_COLUMNS": "loaderlab.trace.recorder",
+    "TraceFileError": "loaderlab.trace.io",
+    "load_trace": "loaderlab.trace.io",
+    "load_trace_bytes": "loaderlab.trace.io",
+    "save_chrome_trace": "loaderlab.trace.chrome",
+    "save_trace": "loaderlab.trace.io",
+    "to_chrome_trace": "loaderlab.trace.chrome",
     "events_frame": "loaderlab.trace.recorder",
     "record": "loaderlab.trace.recorder",
     "replay": "loaderlab.trace.replay",

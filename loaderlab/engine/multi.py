@@ -78,7 +78,7 @@ class MultiProcessIter(BaseIter):
             self._collector.start()
         spec = WorkerSpec(self._dataset, self._is_iterable, self._auto_collation, self._collate_fn,
                           self._drop_last, self._base_seed, loader.worker_init_fn, self._num_workers,
-                          os.getpid(), tracer.sample_info)
+                          os.getpid(), tracer.sample_info, self._epoch)
         try:
             for worker_id in range(self._num_workers):
                 self._start_worker(ctx, spec, worker_id)

@@ -51,6 +51,7 @@ class WorkerSpec:
     num_workers: int
     main_pid: int
     sample_info: Callable | None = None
+    epoch: int = 0  # the epoch during which the workers were started
 
 
 def generate_numpy_seed(base_seed: int, worker_id: int) -> list[int]:
@@ -196,7 +197,7 @@ def _install_stack_reporter(tracer: ev.Tracer, worker_id: int, epoch_of: Callabl
 def worker_loop(spec: WorkerSpec, worker_id: int, index_queue, result_queue, event_queue, done_event) -> None:
     """Serve tasks from ``index_queue`` until told to ``Stop``, the main process vanishes, or Ctrl-C."""
     tracer: ev.Tracer = ev.NULL_TRACER
-    epoch = 0
+    epoch = spec.epoch
     try:
         # Torch's C handlers turn SIGBUS/SIGSEGV in a worker into a readable message (e.g. shm exhausted).
         torch._C._set_worker_signal_handlers()
@@ -205,6 +206,7 @@ def worker_loop(spec: WorkerSpec, worker_id: int, index_queue, result_queue, eve
         seed = seed_worker(spec.base_seed, worker_id)
         if event_queue is not None:
             tracer = WorkerTracer(event_queue, worker_id, spec.sample_info)
+            tracer.epoch = epoch
             _install_stack_reporter(tracer, worker_id, lambda: epoch)
         dataset = spec.dataset
         torch_worker._worker_info = torch_worker.WorkerInfo(

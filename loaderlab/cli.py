@@ -1,0 +1,315 @@
+"""The command line: ``python -m loaderlab record | report | export``.
+
+Twin of nothing in torch. Wires :func:`loaderlab.record` and :mod:`loaderlab.trace.io` /
+:mod:`loaderlab.trace.chrome` to a shell; knows nothing of plotly or streamlit. Every mistake a user can
+make (a wrong path, a factory that raises, an unreadable trace file) ends as one line on stderr starting
+with ``loaderlab: error:`` and exit status 2, never as a traceback; a traceback means a LoaderLab bug.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import os
+import sys
+import time
+from typing import Any, Callable
+
+EXIT_USAGE = 2
+PROGRESS_EVERY_S = 0.2  # redraw interval of the batch counter on a terminal
+LOG_EVERY_S = 5.0  # a progress line this often when stderr is a file or pipe (CI logs)
+
+
+class UserError(Exception):
+    """A mistake the user can fix; its message is the one line shown after ``loaderlab: error:``."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage mistake is one line (argparse prints the whole usage first)."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        _fail(f"{message} (see `{self.prog} --help`)")
+
+
+def _fail(message: str) -> None:
+    sys.stderr.write(f"loaderlab: error: {_one_line(message)}\n")
+    sys.exit(EXIT_USAGE)
+
+
+def _one_line(text: str) -> str:
+    """Multi-line messages (a worker's traceback inside an exception) → their first and last lines."""
+    lines = [line.strip() for line in str(text).strip().splitlines() if line.strip()] or [""]
+    return lines[0] if len(lines) == 1 else f"{lines[0]} … {lines[-1]}"
+
+
+def _exception(exc: BaseException) -> str:
+    return _one_line(f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__)
+
+
+def _positive_int(text: str) -> int:
+    if not text.strip().isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}")
+    return int(text)
+
+
+_EXAMPLES = """\
+examples:
+  python -m loaderlab record my_data.py:make_loader -o trace.json --batches 50
+  python -m loaderlab report trace.json
+  python -m loaderlab export trace.json --chrome trace.chrome.json
+"""
+
+_RECORD_HELP = """\
+Import MODULE_OR_FILE, call FACTORY() to get a DataLoader, iterate it (--epochs
+times, at most --batches batches each), and save every event of every process as
+a LoaderLab trace file (JSON). A factory file looks like this:
+
+  # my_data.py
+  from loaderlab import DataLoader      # same arguments as torch's DataLoader
+
+  def make_loader():
+      return DataLoader(MyDataset(), batch_size=32, num_workers=4)
+
+A stock torch.utils.data.DataLoader works too, but torch hides its queues: the
+trace then lacks queue hops, reordering and worker start-up.
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    raw = argparse.RawDescriptionHelpFormatter
+    parser = _Parser(
+        prog="python -m loaderlab", formatter_class=raw, epilog=_EXAMPLES,
+        description="Record what a DataLoader does (every fetch, collate, queue hop and\n"
+                    "wait, in every worker), save it as a trace file, summarise it, or export it\n"
+                    "for Perfetto. `python -m loaderlab COMMAND --help` explains each command.")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
+                                     title="commands (one of)")
+
+    record = commands.add_parser(
+        "record", help="run a DataLoader and save every event to a trace file", formatter_class=raw,
+        description=_RECORD_HELP,
+        epilog="examples:\n"
+               "  python -m loaderlab record my_data.py:make_loader -o trace.json --batches 50 --epochs 2\n"
+               "  python -m loaderlab record mypackage.data:make_loader   # a module importable from here\n")
+    record.add_argument("target", metavar="MODULE_OR_FILE:FACTORY",
+                        help="a .py file or dotted module name, a colon, and the name of a zero-argument "
+                             "function in it that returns a DataLoader")
+    record.add_argument("-o", "--output", default="trace.json", metavar="TRACE.json",
+                        help="where to write the trace (default: trace.json)")
+    record.add_argument("--batches", type=_positive_int, default=None, metavar="N",
+                        help="stop each epoch after N batches (default: run whole epochs)")
+    record.add_argument("--epochs", type=_positive_int, default=1, metavar="E",
+                        help="how many epochs to run (default: 1)")
+
+    report = commands.add_parser(
+        "report", help="print a plain-text summary of a trace and what it suggests", formatter_class=raw,
+        description="Load a trace written by `record` and print where the time went and what to try.",
+        epilog="example:\n  python -m loaderlab report trace.json\n")
+    report.add_argument("trace", metavar="TRACE.json", help="a trace file written by `python -m loaderlab record`")
+
+    export = commands.add_parser(
+        "export", help="convert a trace for Perfetto / chrome://tracing", formatter_class=raw,
+        description="Convert a LoaderLab trace into Chrome trace-event JSON. Open the result at\n"
+                    "https://ui.perfetto.dev (or chrome://tracing) to see one track per process\n"
+                    "(main, worker 0, worker 1, ...) with every fetch, collate and wait as a span.",
+        epilog="example:\n  python -m loaderlab export trace.json --chrome trace.chrome.json\n")
+    export.add_argument("trace", metavar="TRACE.json", help="a trace file written by `python -m loaderlab record`")
+    export.add_argument("--chrome", required=True, metavar="OUT.json", help="where to write the Chrome trace")
+    return parser
+
+
+# --- record --------------------------------------------------------------------------------------
+
+
+def _import_target(spec: str) -> tuple[Callable[[], Any], str]:
+    """``"file.py:make"`` or ``"pkg.mod:make"`` → (the factory, how to name it in messages)."""
+    where, sep, attr = spec.rpartition(":")
+    if not sep or not where or not attr:
+        raise UserError(f"expected MODULE_OR_FILE:FACTORY such as my_data.py:make_loader, but got {spec!r}")
+    if where.endswith(".py") or os.sep in where or (os.altsep and os.altsep in where):
+        module = _import_file(where)
+    else:
+        module = _import_module(where)
+    name = f"{where}:{attr}"
+    if not hasattr(module, attr):
+        defined = sorted(n for n, v in vars(module).items() if callable(v) and not n.startswith("_")
+                         and getattr(v, "__module__", None) == module.__name__)
+        hint = f"; it defines {', '.join(defined)}" if defined else ""
+        raise UserError(f"{where} has no attribute {attr!r}{hint}")
+    factory = getattr(module, attr)
+    if not callable(factory):
+        raise UserError(f"{name} is a {type(factory).__name__}, not a function that returns a DataLoader")
+    return factory, name
+
+
+def _import_file(path: str) -> Any:
+    if not os.path.isfile(path):
+        raise UserError(f"there is no file {path} (looked in {os.getcwd()})")
+    folder, stem = os.path.split(os.path.abspath(path))
+    stem = stem[:-3] if stem.endswith(".py") else stem
+    # Its folder goes on sys.path, and the module under its own name in sys.modules, so that spawn and
+    # forkserver workers can import the classes it defines when they unpickle the dataset.
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    known = sys.modules.get(stem)
+    if known is not None and os.path.abspath(getattr(known, "__file__", "") or "") != os.path.abspath(path):
+        raise UserError(f"{path} has the same name as the module {stem} that is already imported; rename the file")
+    spec = importlib.util.spec_from_file_location(stem, path)
+    if spec is None or spec.loader is None:
+        raise UserError(f"{path} cannot be imported as Python (is it a .py file?)")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[stem] = module
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:
+        del sys.modules[stem]
+        raise UserError(f"importing {path} raised {_exception(exc)}") from None
+    return module
+
+
+def _import_module(name: str) -> Any:
+    if os.getcwd() not in sys.path and "" not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    try:
+        return importlib.import_module(name)
+    except Exception as exc:
+        missing = getattr(exc, "name", None) if isinstance(exc, ModuleNotFoundError) else None
+        if missing and (name == missing or name.startswith(missing + ".")):  # not a module it imports
+            raise UserError(f"no module named {name} in {os.getcwd()} or on the Python path; "
+                            f"give a file path (my_data.py:make_loader) or run from the folder that holds it") from None
+        raise UserError(f"importing {name} raised {_exception(exc)}") from None
+
+
+def _make_loader(factory: Callable[[], Any], name: str) -> Any:
+    import torch.utils.data
+
+    from .engine.loader import DataLoader
+
+    try:
+        loader = factory()
+    except Exception as exc:
+        raise UserError(f"{name}() raised {_exception(exc)}") from None
+    # a stock torch loader is recorded through a traced clone (see loaderlab.trace.torch_recorder)
+    if isinstance(loader, (DataLoader, torch.utils.data.DataLoader)):
+        return loader
+    kind = ("" if type(loader).__module__ == "builtins" else type(loader).__module__ + ".") + type(loader).__qualname__
+    raise UserError(f"{name}() returned an object of type {kind}, not a DataLoader; make it return "
+                    f"`loaderlab.DataLoader(dataset, ...)` (or a torch.utils.data.DataLoader)")
+
+
+class _Progress:
+    """A batch counter on stderr: redrawn in place on a terminal, an occasional line in a log."""
+
+    def __init__(self, loader: Any, batches: int | None, epochs: int) -> None:
+        try:
+            per_epoch = len(loader)
+        except Exception:  # an IterableDataset without __len__
+            per_epoch = batches
+        self.count, self.total = 0, min(per_epoch, batches or per_epoch) * epochs if per_epoch else None
+        self.tty = sys.stderr.isatty()
+        self.started = self.shown = time.monotonic()
+
+    def __call__(self, batch: Any) -> None:
+        self.count += 1
+        now = time.monotonic()
+        if now - self.shown >= (PROGRESS_EVERY_S if self.tty else LOG_EVERY_S):
+            self.shown = now
+            of = f"/{self.total}" if self.total else ""
+            text = f"recording: {self.count}{of} batches, {now - self.started:.0f} s"
+            sys.stderr.write(f"\r{text}" if self.tty else f"{text}\n")
+            sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.tty and self.shown != self.started:
+            sys.stderr.write("\r\033[K")
+
+
+def cmd_record(args: argparse.Namespace) -> None:
+    from .trace.io import save_trace
+    from .trace.recorder import record
+
+    folder = os.path.dirname(os.path.abspath(args.output))
+    if not os.path.isdir(folder):  # checked first: a long recording should not be lost to a typo
+        raise UserError(f"cannot write {args.output}: there is no folder {folder}")
+    factory, name = _import_target(args.target)
+    loader = _make_loader(factory, name)
+    progress = _Progress(loader, args.batches, args.epochs)
+    try:
+        frame = record(loader, args.epochs, max_batches=args.batches, consumer=progress)
+    except Exception as exc:
+        raise UserError(f"recording {name} failed after {progress.count} batches: {_exception(exc)}") from None
+    finally:
+        progress.close()
+    _write(save_trace, frame, args.output)
+    seconds = frame["t_s"].iloc[-1] if len(frame) else 0.0
+    print(f"wrote {args.output}: {len(frame)} events, {progress.count} batches in {args.epochs} epoch(s), "
+          f"{seconds:.3f} s. Next: python -m loaderlab report {args.output}")
+
+
+# --- report and export -----------------------------------------------------------------------------
+
+
+def _load(path: str) -> Any:
+    from .trace.io import TraceFileError, load_trace
+
+    try:
+        return load_trace(path)
+    except TraceFileError as exc:
+        raise UserError(str(exc)) from None
+
+
+def _write(save: Callable[[Any, str], None], frame: Any, path: str) -> None:
+    try:
+        save(frame, path)
+    except OSError as exc:
+        raise UserError(f"cannot write {path} ({exc.strerror or exc}); check the folder exists and is writable") from None
+
+
+def summary_text(frame: Any) -> str:
+    """A minimal report (used until :mod:`loaderlab.trace.findings` is there): counts and duration."""
+    settings = frame.attrs.get("loader") or {}
+    yields = frame[frame["kind"] == "batch_yield"]
+    seconds = float(frame["t_s"].iloc[-1]) if len(frame) else 0.0
+    lines = [f"{len(frame)} events over {seconds:.3f} s, {frame.attrs.get('epochs', '?')} epoch(s), "
+             f"{len(yields)} batches handed to the loop"]
+    if settings:
+        lines.append("loader: " + ", ".join(f"{k}={v}" for k, v in settings.items()))
+    lines.append("events per kind:")
+    for kind, count in frame["kind"].value_counts(sort=False).items():
+        lines.append(f"  {kind:<16} {count}")
+    return "\n".join(lines)
+
+
+def cmd_report(args: argparse.Namespace) -> None:
+    frame = _load(args.trace)
+    try:
+        from .trace.findings import report_text
+    except ModuleNotFoundError as exc:
+        if exc.name != "loaderlab.trace.findings":
+            raise
+        report_text = summary_text
+    print(report_text(frame))
+
+
+def cmd_export(args: argparse.Namespace) -> None:
+    from .trace.chrome import save_chrome_trace
+
+    frame = _load(args.trace)
+    _write(save_chrome_trace, frame, args.chrome)
+    print(f"wrote {args.chrome}: open it at https://ui.perfetto.dev (or chrome://tracing)")
+
+
+COMMANDS = {"record": cmd_record, "report": cmd_report, "export": cmd_export}
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        COMMANDS[args.command](args)
+    except UserError as exc:
+        _fail(str(exc))
+    except KeyboardInterrupt:
+        sys.stderr.write("loaderlab: interrupted\n")
+        return 130
+    return 0

@@ -58,6 +58,7 @@ examples:
   python -m loaderlab record my_data.py:make_loader -o trace.json --batches 50
   python -m loaderlab report trace.json
   python -m loaderlab export trace.json --chrome trace.chrome.json
+  python -m loaderlab replay trace.json --num-workers 4
 """
 
 _RECORD_HELP = """\
@@ -116,6 +117,24 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="example:\n  python -m loaderlab export trace.json --chrome trace.chrome.json\n")
     export.add_argument("trace", metavar="TRACE.json", help="a trace file written by `python -m loaderlab record`")
     export.add_argument("--chrome", required=True, metavar="OUT.json", help="where to write the Chrome trace")
+
+    replay = commands.add_parser(
+        "replay", help="re-run a trace's workload with other loader settings (\"what if\")", formatter_class=raw,
+        description="Re-run the engine on a stand-in dataset that costs what the recorded one cost (per-sample\n"
+                    "fetch time, labels, sizes, collate time, your training step), with the settings you\n"
+                    "change, and compare: a real run, not a model. Unchanged settings keep their recorded value.",
+        epilog="examples:\n  python -m loaderlab replay trace.json --num-workers 4\n"
+               "  python -m loaderlab replay trace.json --num-workers 2 --out-of-order --prefetch-factor 4 -o what_if.json\n")
+    replay.add_argument("trace", metavar="TRACE.json", help="a trace file written by `python -m loaderlab record`")
+    replay.add_argument("--num-workers", type=int, metavar="N", help="worker processes")
+    replay.add_argument("--prefetch-factor", type=int, metavar="N", help="batches in flight per worker")
+    replay.add_argument("--batch-size", type=_positive_int, metavar="N", help="samples per batch")
+    order = replay.add_mutually_exclusive_group()
+    order.add_argument("--out-of-order", dest="in_order", action="store_false", default=None,
+                       help="hand batches over as they arrive (in_order=False)")
+    order.add_argument("--in-order", dest="in_order", action="store_true", help="keep sampler order (in_order=True)")
+    replay.add_argument("--persistent-workers", action="store_true", default=None, help="keep workers between epochs")
+    replay.add_argument("-o", "--output", metavar="OUT.json", help="also save the replay's trace here")
     return parser
 
 
@@ -300,7 +319,41 @@ def cmd_export(args: argparse.Namespace) -> None:
     print(f"wrote {args.chrome}: open it at https://ui.perfetto.dev (or chrome://tracing)")
 
 
-COMMANDS = {"record": cmd_record, "report": cmd_report, "export": cmd_export}
+def _rate(frame: Any) -> tuple[float, float]:
+    """(batches per second, seconds the loop waited for batches) of a trace."""
+    yields = frame[frame["kind"] == "batch_yield"]
+    seconds = float(frame["t_s"].iloc[-1]) if len(frame) else 0.0
+    ends = frame[frame["kind"].isin(["consumer_end", "epoch_begin"])]["t_s"].to_numpy()
+    waited = 0.0
+    for t in yields["t_s"]:
+        before = ends[ends <= t]
+        waited += t - before.max() if len(before) else 0.0
+    return (len(yields) / seconds if seconds else 0.0), waited
+
+
+def cmd_replay(args: argparse.Namespace) -> None:
+    from .trace.replay import replay
+    from .trace.io import save_trace
+
+    frame = _load(args.trace)
+    changes = {name: value for name, value in (("num_workers", args.num_workers),
+               ("prefetch_factor", args.prefetch_factor), ("batch_size", args.batch_size),
+               ("in_order", args.in_order), ("persistent_workers", args.persistent_workers)) if value is not None}
+    if not changes:
+        raise UserError("say what to change, e.g. --num-workers 4 (see `python -m loaderlab replay --help`)")
+    try:
+        out = replay(frame, **changes)
+    except (ValueError, TypeError) as exc:
+        raise UserError(_exception(exc)) from None
+    if args.output:
+        _write(save_trace, out, args.output)
+    (rate_a, wait_a), (rate_b, wait_b) = _rate(frame), _rate(out)
+    print("changed: " + ", ".join(f"{k}={v}" for k, v in changes.items()))
+    print(f"recorded: {rate_a:8.1f} batches/s, loop waited {wait_a:.3f} s")
+    print(f"replayed: {rate_b:8.1f} batches/s, loop waited {wait_b:.3f} s  ({rate_b / rate_a if rate_a else float('nan'):.2f}x)")
+
+
+COMMANDS = {"record": cmd_record, "report": cmd_report, "export": cmd_export, "replay": cmd_replay}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -125,7 +125,7 @@ def test_help_explains_every_command(runs):
         assert text in result.stdout
 
 
-@pytest.mark.parametrize("command", ["record", "report", "export"])
+@pytest.mark.parametrize("command", ["record", "report", "export", "replay"])
 def test_help_per_command_has_an_example(command, capsys):
     with pytest.raises(SystemExit) as exit_info:
         main([command, "--help"])
@@ -202,6 +202,14 @@ def test_export_writes_a_chrome_trace(in_workdir, capsys):
     assert names == {"main", "worker 0", "worker 1"}
 
 
+def test_replay_reruns_with_new_settings_and_saves(in_workdir, capsys):
+    assert main(["replay", "given.json", "--num-workers", "1", "--out-of-order", "-o", "what_if.json"]) == 0
+    out = capsys.readouterr().out
+    assert "changed: num_workers=1, in_order=False" in out and "replayed:" in out
+    frame = load_trace(in_workdir / "what_if.json")
+    assert frame.attrs["loader"]["num_workers"] == 1 and frame.attrs["loader"]["in_order"] is False
+
+
 @pytest.mark.parametrize("args, fragment", [
     (["record"], "the following arguments are required: MODULE_OR_FILE:FACTORY"),
     ([], "the following arguments are required: COMMAND"),
@@ -224,6 +232,9 @@ def test_export_writes_a_chrome_trace(in_workdir, capsys):
     (["export", "given.json"], "the following arguments are required: --chrome"),
     (["export", "bad.json", "--chrome", "out.json"], "looks cut short"),
     (["export", "given.json", "--chrome", "no/such/folder/out.json"], "cannot write no/such/folder/out.json"),
+    (["replay", "given.json"], "say what to change, e.g. --num-workers 4"),
+    (["replay", "given.json", "--num-workers", "-1"], "num_workers option should be non-negative"),
+    (["replay", "given.json", "--num-workers", "x"], "--num-workers: invalid int value: 'x'"),
 ])
 def test_user_errors_are_one_line(in_workdir, capsys, args, fragment):
     with pytest.raises(SystemExit) as exit_info:

@@ -20,6 +20,8 @@ def main() -> None:
     if config is None:
         return
     frame = cached_run(config)
+    for message in frame.attrs.get("warnings", []):
+        st.warning(message)
     spans = analysis.spans(frame)
     wait = spans.loc[spans["stage"] == "wait", "duration_s"].sum() if len(spans) else 0.0
     batches = int((frame["kind"] == "batch_yield").sum())

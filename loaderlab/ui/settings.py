@@ -1,47 +1,119 @@
-"""The sidebar: widgets that mirror the DataLoader constructor, turned into a frozen RunConfig."""
+"""The sidebar: presets, widgets that mirror the DataLoader constructor, and the workload.
+
+Returns a frozen ``RunConfig``. When torch rejects a combination, torch's own message is shown under
+the control it names, and no run starts. Widget keys equal RunConfig field names, so presets and
+"change it yourself" links set widgets by name.
+"""
 
 from __future__ import annotations
 
 import os
+import re
 import threading
+import warnings
+from dataclasses import fields, replace
 
 import streamlit as st
 
-from ..scenarios.run import RunConfig, build_loader, run
+from ..scenarios import sources
+from ..scenarios.run import BATCH_SAMPLERS, COLLATES, KINDS, PRESETS, SAMPLERS, SOURCES, RunConfig, build_loader, run
 from .texts import t
 
 MAX_WORKERS = int(os.environ.get("LOADERLAB_MAX_WORKERS", "4"))
+_FIELDS = {f.name for f in fields(RunConfig)}
+
+# Which control a torch message is about: the first parameter name it mentions, in this order.
+_BLAME_ORDER = ("batch_sampler", "sampler", "persistent_workers", "prefetch_factor", "multiprocessing_context",
+                "drop_last", "shuffle", "num_workers", "timeout", "batch_size")
+
+
+def _apply_preset() -> None:
+    name = st.session_state.get("preset")
+    if name in PRESETS:
+        for key, value in {**_defaults(), **PRESETS[name]}.items():
+            st.session_state[key] = value
+
+
+def _defaults() -> dict:
+    d = RunConfig()
+    return {f: getattr(d, f) for f in _FIELDS if not f.startswith("uploaded_")}
+
+
+def _init_state() -> None:
+    for key, value in _defaults().items():
+        st.session_state.setdefault(key, value)
+
+
+def blamed_control(message: str) -> str:
+    for name in _BLAME_ORDER:
+        if re.search(rf"\b{name}\b", message):
+            return name
+    return "batch_size"
 
 
 def sidebar_config() -> RunConfig | None:
-    """Draw the controls; return the config, or None (with torch's message shown) when torch rejects it."""
-    d = RunConfig()
+    """Draw the controls; return the config, or None when torch (or an upload) rejects the settings."""
+    _init_state()
     sb = st.sidebar
+    sb.selectbox(t("control.preset"), ["—", *PRESETS], key="preset", on_change=_apply_preset)
+    slots: dict[str, object] = {}
+
+    def slot(name: str) -> None:
+        slots[name] = sb.empty()  # where torch's complaint about this control goes
+
     sb.header(t("sidebar.loader"))
-    batch_size = sb.slider("batch_size", 1, 64, d.batch_size, key="batch_size")
-    shuffle = sb.checkbox("shuffle", d.shuffle, key="shuffle")
-    num_workers = sb.slider("num_workers", 0, MAX_WORKERS, d.num_workers, key="num_workers")
-    prefetch_factor = sb.slider("prefetch_factor", 1, 8, d.prefetch_factor, key="prefetch_factor",
-                                disabled=num_workers == 0)
-    in_order = sb.checkbox("in_order", d.in_order, key="in_order")
-    persistent = sb.checkbox("persistent_workers", d.persistent_workers, key="persistent_workers")
-    seed = sb.number_input(t("control.seed"), 0, 2**31 - 1, d.seed, key="seed")
+    sb.slider("batch_size", 1, 64, key="batch_size"); slot("batch_size")
+    sb.checkbox("shuffle", key="shuffle"); slot("shuffle")
+    sb.selectbox("sampler", SAMPLERS, key="sampler", format_func=lambda v: t(f"choice.sampler.{v}")); slot("sampler")
+    sb.checkbox("replacement", key="replacement", disabled=st.session_state["sampler"] != "weighted")
+    sb.selectbox("batch_sampler", BATCH_SAMPLERS, key="batch_sampler",
+                 format_func=lambda v: t(f"choice.batch_sampler.{v}")); slot("batch_sampler")
+    sb.selectbox("collate_fn", COLLATES, key="collate", format_func=lambda v: t(f"choice.collate.{v}"))
+    sb.checkbox("drop_last", key="drop_last"); slot("drop_last")
+    sb.slider("num_workers", 0, MAX_WORKERS, key="num_workers"); slot("num_workers")
+    sb.slider("prefetch_factor", 1, 8, key="prefetch_factor", disabled=st.session_state["num_workers"] == 0)
+    slot("prefetch_factor")
+    sb.checkbox("in_order", key="in_order")
+    sb.checkbox("persistent_workers", key="persistent_workers"); slot("persistent_workers")
+    sb.checkbox("pin_memory", key="pin_memory")
+    sb.number_input("timeout", 0.0, 600.0, key="timeout", step=1.0); slot("timeout")
+    sb.number_input(t("control.seed"), 0, 2**31 - 1, key="seed")
+
     sb.header(t("sidebar.workload"))
-    n_samples = sb.slider(t("control.n_samples"), 8, 2000, d.n_samples, key="n_samples")
-    cost_ms = sb.slider(t("control.cost_ms"), 0.0, 20.0, d.cost_ms, key="cost_ms")
-    straggler_index = sb.number_input(t("control.straggler_index"), -1, n_samples - 1, d.straggler_index,
-                                      key="straggler_index")
-    straggler_ms = sb.slider(t("control.straggler_ms"), 0.0, 1000.0, d.straggler_ms, key="straggler_ms")
-    consumer_ms = sb.slider(t("control.consumer_ms"), 0.0, 50.0, d.consumer_ms, key="consumer_ms")
-    epochs = sb.slider(t("control.epochs"), 1, 3, d.epochs, key="epochs")
-    config = RunConfig(n_samples=n_samples, cost_ms=cost_ms, straggler_index=int(straggler_index),
-                       straggler_ms=straggler_ms, consumer_ms=consumer_ms, batch_size=batch_size, shuffle=shuffle,
-                       num_workers=num_workers, prefetch_factor=prefetch_factor if num_workers else 2,
-                       in_order=in_order, persistent_workers=persistent, seed=int(seed), epochs=epochs)
+    sb.selectbox(t("control.source"), SOURCES, key="source", format_func=lambda v: t(f"choice.source.{v}"))
+    uploaded = (), ()
+    if st.session_state["source"] == "uploaded":
+        upload = sb.file_uploader(t("control.upload"), type=["csv"], key="upload")
+        if upload is None:
+            sb.info(t("upload.needed"))
+            return None
+        try:
+            uploaded = sources.parse_upload(upload.getvalue(), upload.name)
+        except sources.UploadError as exc:
+            sb.error(str(exc))
+            return None
+    elif st.session_state["source"] == "synthetic":
+        sb.slider(t("control.n_samples"), 8, sources.MAX_UPLOAD_ROWS // 4, key="n_samples")
+        sb.slider(t("control.imbalance"), 0.5, 0.99, key="imbalance")
+        sb.slider(t("control.length"), 1, 64, key="length")
+        sb.slider(t("control.length_spread"), 0, 32, key="length_spread")
+    sb.selectbox(t("control.kind"), KINDS, key="kind", format_func=lambda v: t(f"choice.kind.{v}"))
+    sb.slider(t("control.cost_ms"), 0.0, 20.0, key="cost_ms")
+    sb.number_input(t("control.straggler_index"), -1, 10**6, key="straggler_index")
+    sb.slider(t("control.straggler_ms"), 0.0, 1000.0, key="straggler_ms")
+    sb.number_input(t("control.slow_worker"), -1, MAX_WORKERS - 1, key="slow_worker")
+    sb.slider(t("control.slow_factor"), 1.0, 10.0, key="slow_factor")
+    sb.slider(t("control.consumer_ms"), 0.0, 50.0, key="consumer_ms")
+    sb.slider(t("control.epochs"), 1, 3, key="epochs")
+
+    values = {f: st.session_state[f] for f in _FIELDS if f in st.session_state}
+    config = replace(RunConfig(), **values, uploaded_labels=uploaded[0], uploaded_lengths=uploaded[1])
     try:
-        build_loader(config)  # torch's own validation, before any process starts
+        with warnings.catch_warnings():  # warnings are shown with the run's results, once
+            warnings.simplefilter("ignore")
+            build_loader(config)  # torch's own validation, before any process starts
     except (ValueError, TypeError) as exc:
-        sb.error(t("error.invalid", message=exc))
+        slots.get(blamed_control(str(exc)), slots["batch_size"]).error(t("error.invalid", message=exc))
         return None
     return config
 
@@ -59,15 +131,31 @@ def cached_run(config: RunConfig):
 
 
 def torch_code(config: RunConfig) -> str:
-    """The plain-torch loader for ``config``, ready to copy."""
-    args = [f"batch_size={config.batch_size}"]
-    if config.shuffle:
-        args += ["shuffle=True", f"generator=torch.Generator().manual_seed({config.seed})"]
+    """The plain-torch loader for ``config``, ready to copy (the dataset is yours)."""
+    args = []
+    if config.batch_sampler == "bucket":
+        args.append("batch_sampler=BucketBatchSampler(lengths, batch_size=%d)" % config.batch_size)
+    else:
+        args.append(f"batch_size={config.batch_size}")
+        if config.sampler == "weighted":
+            args.append(f"sampler=torch.utils.data.WeightedRandomSampler(weights, num_samples=len(dataset), "
+                        f"replacement={config.replacement})")
+        if config.shuffle:
+            args.append("shuffle=True")
+        if config.drop_last:
+            args.append("drop_last=True")
+        args.append(f"generator=torch.Generator().manual_seed({config.seed})")
+    if config.collate == "pad":
+        args.append("collate_fn=pad_collate  # torch.nn.utils.rnn.pad_sequence(batch_first=True)")
     if config.num_workers:
         args += [f"num_workers={config.num_workers}", f"prefetch_factor={config.prefetch_factor}"]
         if not config.in_order:
             args.append("in_order=False")
         if config.persistent_workers:
             args.append("persistent_workers=True")
+    if config.pin_memory:
+        args.append("pin_memory=True")
+    if config.timeout:
+        args.append(f"timeout={config.timeout:g}")
     joined = ",\n    ".join(["dataset", *args])
     return f"import torch\n\nloader = torch.utils.data.DataLoader(\n    {joined},\n)\nfor batch in loader:\n    ...\n"

@@ -6,7 +6,7 @@ import pytest
 
 import loaderlab
 from loaderlab import DataLoader
-from loaderlab.scenarios.datasets import SyntheticDataset, label_of
+from loaderlab.scenarios.datasets import TableDataset, Workload, label_and_length
 
 
 def _fetch_costs(frame):
@@ -17,8 +17,9 @@ def _fetch_costs(frame):
 
 @pytest.fixture(scope="module")
 def straggler_trace():
-    dataset = SyntheticDataset(24, cost_s=0.002, straggler_index=9, straggler_s=0.15, labels=[i % 3 for i in range(24)])
-    return loaderlab.record(DataLoader(dataset, batch_size=4, num_workers=1), epochs=1, sample_info=label_of)
+    workload = Workload([i % 3 for i in range(24)], [4] * 24, cost_s=0.002, straggler_index=9, straggler_s=0.15)
+    return loaderlab.record(DataLoader(TableDataset(workload), batch_size=4, num_workers=1), epochs=1,
+                            sample_info=label_and_length)
 
 
 def test_replay_keeps_the_workload_and_applies_new_settings(straggler_trace):

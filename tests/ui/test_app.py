@@ -60,4 +60,4 @@ def test_event_table_page_lists_events():
     assert not at.exception
     table = at.dataframe[0].value
     assert {"kind", "worker", "batch", "index"} <= set(table.columns)
-    assert (table["kind"] == "batch_yield").sum() == 25  # 200 samples / batch_size 8
+    assert (table["kind"] == "batch_yield").sum() == 125  # 2000 samples / batch_size 16

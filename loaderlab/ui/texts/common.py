@@ -1,7 +1,4 @@
-"""Every user-facing sentence of the dashboard, in one place (a Korean table can sit beside it).
-
-Parameter and API names (``num_workers``, ``collate_fn``…) stay as code in every language.
-"""
+"""Texts shared by every page: the sidebar, controls, choices, errors, the home page."""
 
 EN = {
     "app.title": "LoaderLab — what your DataLoader really does",
@@ -59,7 +56,3 @@ EN = {
     "stage.consume": "your training step",
     "stage.idle": "idle",
 }
-
-
-def t(key: str, **params) -> str:
-    return EN[key].format(**params) if params else EN[key]

@@ -93,6 +93,19 @@ def _samples_per_task(f: pd.DataFrame) -> pd.DataFrame:
     return out.reset_index(drop=True)
 
 
+def _arrivals(f: pd.DataFrame) -> pd.DataFrame:
+    """``epoch, batch, received_s``: the first ``result_get`` of each task after its dispatch.
+
+    (A persistent worker's results left over from an epoch cut short are drained when the next epoch
+    starts and logged with the new epoch's number: they come before that epoch's dispatch of the same id.)
+    """
+    gets = rows(f, ev.RESULT_GET)[["epoch", "batch", "t_s"]].rename(columns={"t_s": "received_s"})
+    puts = rows(f, ev.INDEX_PUT, ev.SAMPLER_YIELD).drop_duplicates(["epoch", "batch"])[["epoch", "batch", "t_s"]]
+    got = gets.merge(puts, on=["epoch", "batch"], how="left")
+    got = got[~(got["received_s"] < got["t_s"])]  # NaN dispatch (no such events) keeps every arrival
+    return got.groupby(["epoch", "batch"], as_index=False)["received_s"].min()
+
+
 def batch_latency(frame: pd.DataFrame) -> pd.DataFrame:
     """Per task, its journey from dispatch to hand-over.
 
@@ -117,9 +130,10 @@ def batch_latency(frame: pd.DataFrame) -> pd.DataFrame:
     got = first(ev.INDEX_GET, "get_s", ("worker", "pid"))
     ready = first(ev.RESULT_PUT, "ready_s", ("worker", "pid", "detail")).rename(
         columns={"worker": "rworker", "pid": "rpid", "detail": "outcome"})
-    for table in (put, first(ev.SAMPLER_YIELD, "sampled_s"), got, ready, first(ev.RESULT_GET, "received_s"),
-                  first(ev.REORDER_PARK, "_park"), first(ev.REORDER_RELEASE, "_release"),
-                  first(ev.FETCH_END, "_fetched", ("worker", "pid")).rename(columns={"worker": "fworker", "pid": "fpid"}),
+    fetched = first(ev.FETCH_BEGIN, "_fetched", ("worker", "pid")).rename(columns={"worker": "fworker",
+                                                                                    "pid": "fpid"})
+    for table in (put, first(ev.SAMPLER_YIELD, "sampled_s"), got, ready, _arrivals(f),
+                  first(ev.REORDER_PARK, "_park"), first(ev.REORDER_RELEASE, "_release"), fetched,
                   hand_overs(f).rename(columns={"t_s": "yield_s"}), _samples_per_task(f)):
         out = out.merge(table, on=["epoch", "batch"], how="left")
     out["worker"] = out["qworker"].fillna(out["worker"]).fillna(out["rworker"]).fillna(out["fworker"])

@@ -155,8 +155,9 @@ def worker_tasks(frame: pd.DataFrame) -> pd.DataFrame:
     """One row per task a worker process worked on: ``pid, worker, epoch, batch, start_s, end_s, open``.
 
     A task runs from the worker taking it (``index_get``, else its first fetch) to putting its result
-    (``result_put``, else its last event). A task with no result while the trace has results elsewhere
-    is still running (``open``): it ends where its process ends.
+    (``result_put``, else its last event). A task not finished (no ``result_put``; in a trace with none,
+    as from a stock torch DataLoader, no ``collate_end``) is still running (``open``): it ends where its
+    process ends.
     """
     f = normal(frame)
     mp = main_pid(f)
@@ -167,9 +168,14 @@ def worker_tasks(frame: pd.DataFrame) -> pd.DataFrame:
         return pd.DataFrame(columns=cols)
     g = own.groupby(["pid", "worker", "epoch", "batch"], sort=False)
     out = g["t_s"].agg(start_s="min", end_s="max").reset_index()
-    done = own[own["kind"] == ev.RESULT_PUT][["pid", "epoch", "batch"]].assign(_done=True)
-    out = out.merge(done.drop_duplicates(), on=["pid", "epoch", "batch"], how="left")
-    out["open"] = out["_done"].isna() & bool(rows(f, ev.RESULT_PUT).shape[0])
+    # A task is finished by its result_put; in a trace without result_puts (torch's), by its collate_end.
+    finish = next((k for k in (ev.RESULT_PUT, ev.COLLATE_END) if (f["kind"] == k).any()), None)
+    if finish is None:
+        out["open"] = False
+    else:
+        done = own[own["kind"] == finish][["pid", "epoch", "batch"]].drop_duplicates().assign(_done=True)
+        out = out.merge(done, on=["pid", "epoch", "batch"], how="left")
+        out["open"] = out["_done"].isna()
     ends = worker_processes(f).set_index("pid")["end_s"]
     out.loc[out["open"], "end_s"] = out.loc[out["open"], "pid"].map(ends)
     return out[cols].sort_values(["start_s"]).reset_index(drop=True)

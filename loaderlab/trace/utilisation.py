@@ -43,9 +43,14 @@ def _first_after(times: pd.Series, starts: pd.Series) -> pd.Series:
 
 
 def _first_leave(enters: pd.DataFrame, leaves: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
-    """``enters`` with ``start_s``, and ``end_s`` from the first matching leave (NaN if none)."""
+    """``enters`` with ``start_s``, and ``end_s`` from the first matching leave at or after it (NaN if none).
+
+    "At or after": a persistent worker's results left over from an epoch cut short are drained at the
+    next epoch's start and logged with the new epoch, so an earlier leave with the same key is not ours.
+    """
     e = enters[keys + ["t_s"]].drop_duplicates(keys).rename(columns={"t_s": "start_s"})
-    lv = leaves.sort_values("t_s")[keys + ["t_s"]].drop_duplicates(keys).rename(columns={"t_s": "end_s"})
+    lv = e.merge(leaves[keys + ["t_s"]].rename(columns={"t_s": "end_s"}), on=keys)
+    lv = lv[lv["end_s"] >= lv["start_s"]].groupby(keys, as_index=False)["end_s"].min()
     return e.merge(lv, on=keys, how="left")
 
 
@@ -71,22 +76,29 @@ def _intervals(f: pd.DataFrame) -> dict[str, pd.DataFrame]:
     received = rows(f, ev.RESULT_GET)
     taken = pd.concat([pin_begins, received])  # the pin thread takes Results; main takes the rest
     if len(rows(f, ev.RESULT_PUT)):
-        out["result_queue"] = _first_leave(rows(f, ev.RESULT_PUT), taken, ["epoch", "batch"])
+        iv = _first_leave(rows(f, ev.RESULT_PUT), taken, ["epoch", "batch"])
+        stale = iv[iv["end_s"].isna()].assign(epoch=lambda t: t["epoch"] + 1, t_s=lambda t: t["start_s"])
+        drained = _first_leave(stale, taken, ["epoch", "batch"])  # logged under the next epoch (see above)
+        iv.loc[iv["end_s"].isna(), "end_s"] = drained["end_s"].to_numpy()
+        out["result_queue"] = iv
     if len(rows(f, ev.PIN_END)) and len(rows(f, ev.RESULT_PUT)):
         out["data_queue"] = _first_leave(rows(f, ev.PIN_END), received[received["queue"] == "data_queue"],
                                          ["epoch", "batch"])
+    queue_gone = pd.concat([main_exits["t_s"], rows(f, ev.EPOCH_BEGIN)["t_s"]])  # shut down, or drained
     for name in ("result_queue", "data_queue"):
         if name in out:
             iv = out[name]
             missing = iv["end_s"].isna()
-            iv.loc[missing, "end_s"] = _first_after(main_exits["t_s"], iv.loc[missing, "start_s"])
+            iv.loc[missing, "end_s"] = _first_after(queue_gone, iv.loc[missing, "start_s"])
 
     if len(rows(f, ev.REORDER_PARK)):
         out["reorder"] = _first_leave(rows(f, ev.REORDER_PARK), rows(f, ev.REORDER_RELEASE), ["epoch", "batch"])
     if len(puts):
         # Main hands a batch over (and only then sends the next task) on arrival, or on release if parked.
-        released = rows(f, ev.REORDER_RELEASE)
-        out["outstanding"] = _first_leave(puts, pd.concat([released, received]), ["epoch", "batch"])
+        parked = rows(f, ev.REORDER_PARK)[["epoch", "batch"]].drop_duplicates()
+        direct = received.merge(parked, on=["epoch", "batch"], how="left", indicator=True)
+        direct = direct[direct["_merge"] == "left_only"]
+        out["outstanding"] = _first_leave(puts, pd.concat([rows(f, ev.REORDER_RELEASE), direct]), ["epoch", "batch"])
     for name in ("reorder", "outstanding"):
         if name in out:
             iv = out[name]

@@ -321,6 +321,20 @@ class SeedIterable(IterableDataset):
             )
 
 
+class FailingIterable(IterableDataset):
+    """Not sharded; each replica yields ``0 .. fail_at-1`` and then raises ``ValueError``."""
+
+    def __init__(self, n: int = 6, fail_at: int = 3) -> None:
+        self.n = n
+        self.fail_at = fail_at
+
+    def __iter__(self):
+        for i in range(self.n):
+            if i == self.fail_at:
+                raise ValueError(f"iterable failed at {i}")
+            yield i
+
+
 # --------------------------------------------------------------------------------------------------
 # callables
 # --------------------------------------------------------------------------------------------------
@@ -353,3 +367,8 @@ def failing_collate(batch):
     if any(b[1] == 4 for b in batch):
         raise ValueError("collate refused label 4")
     return batch
+
+
+def labels_collate(batch):
+    """Collates ``MapDataset`` samples to a plain list of int labels (no tensors cross the queue)."""
+    return [int(b[1]) for b in batch]

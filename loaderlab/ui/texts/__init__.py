@@ -8,9 +8,10 @@ API names (``num_workers``, ``collate_fn``…) stay as code in every language.
 
 from __future__ import annotations
 
+import pkgutil
 from importlib import import_module
 
-PAGES = ("common",)  # page modules add themselves here as they are written
+PAGES = tuple(sorted(m.name for m in pkgutil.iter_modules(__path__)))  # every module in this package
 
 
 def _load() -> dict[str, str]:

@@ -60,17 +60,24 @@ class WorkerDied(RuntimeError):
 
 class MultiProcessIter(BaseIter):
     def __init__(self, loader) -> None:
+        self._shutdown = True  # nothing to shut down until workers exist (__del__ runs on a failed __init__)
         super().__init__(loader)
         self._prefetch_factor = loader.prefetch_factor
         self._in_order = loader.in_order
+        # torch's own checks, reachable by setting attributes after construction; the comparison itself
+        # is what raises torch's TypeError when prefetch_factor is still None.
+        if self._num_workers <= 0:
+            raise AssertionError("num_workers must be greater than 0 for MultiProcessingDataLoaderIter")
+        if self._prefetch_factor <= 0:
+            raise AssertionError("prefetch_factor must be greater than 0 for MultiProcessingDataLoaderIter")
         ctx = loader.multiprocessing_context or torch.multiprocessing
         tracer = self._tracer
-        self._shutdown = False
         self._workers: list = []
         self._index_queues: list = []
         self._worker_result_queue = ctx.Queue()
         self._workers_done_event = ctx.Event()
         self._event_queue = ctx.Queue() if tracer.enabled else None
+        self._shutdown = False
         self._collector = None
         if self._event_queue is not None:
             self._collector = threading.Thread(target=_collect_events, args=(self._event_queue, tracer),

@@ -205,7 +205,7 @@ def spans(frame: pd.DataFrame) -> pd.DataFrame:
     c = _consumes(f).merge(hand_overs(f)[["epoch", "position", "batch"]], on=["epoch", "position"], how="left")
     c["batch"] = c["batch"].fillna(c["position"])
     parts.append(c.assign(stage="consume", pid=mp, worker=-1, index=-1).drop(columns="position"))
-    parts.append(idle_intervals(f).assign(stage="idle", batch=-1, index=-1))
+    parts.append(idle_intervals(f, procs=procs).assign(stage="idle", batch=-1, index=-1))
     parts = [p for p in parts if len(p)]
     if not parts:
         return pd.DataFrame(columns=SPAN_COLUMNS)

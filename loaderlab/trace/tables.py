@@ -151,13 +151,13 @@ def worker_processes(frame: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(out, columns=cols).sort_values(["first_s"]).reset_index(drop=True)
 
 
-def worker_tasks(frame: pd.DataFrame) -> pd.DataFrame:
+def worker_tasks(frame: pd.DataFrame, *, procs: pd.DataFrame | None = None) -> pd.DataFrame:
     """One row per task a worker process worked on: ``pid, worker, epoch, batch, start_s, end_s, open``.
 
     A task runs from the worker taking it (``index_get``, else its first fetch) to putting its result
     (``result_put``, else its last event). A task not finished (no ``result_put``; in a trace with none,
     as from a stock torch DataLoader, no ``collate_end``) is still running (``open``): it ends where its
-    process ends.
+    process ends. ``procs``: :func:`worker_processes` of the same frame, if already at hand.
     """
     f = normal(frame)
     mp = main_pid(f)
@@ -176,7 +176,7 @@ def worker_tasks(frame: pd.DataFrame) -> pd.DataFrame:
         done = own[own["kind"] == finish][["pid", "epoch", "batch"]].drop_duplicates().assign(_done=True)
         out = out.merge(done, on=["pid", "epoch", "batch"], how="left")
         out["open"] = out["_done"].isna()
-    ends = worker_processes(f).set_index("pid")["end_s"]
+    ends = (worker_processes(f) if procs is None else procs).set_index("pid")["end_s"]
     out.loc[out["open"], "end_s"] = out.loc[out["open"], "pid"].map(ends)
     return out[cols].sort_values(["start_s"]).reset_index(drop=True)
 
@@ -193,10 +193,17 @@ def _gaps(intervals: pd.DataFrame, lo: float, hi: float) -> list[tuple[float, fl
     return [(a, b) for a, b in gaps if b > a]
 
 
-def idle_intervals(frame: pd.DataFrame) -> pd.DataFrame:
-    """Per worker process, the time between ``worker_ready`` and its end when it held no task."""
-    tasks, out = worker_tasks(frame), []
-    for p in worker_processes(frame).itertuples():
+def idle_intervals(frame: pd.DataFrame, *, procs: pd.DataFrame | None = None,
+                   tasks: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Per worker process, the time between ``worker_ready`` and its end when it held no task.
+
+    ``procs`` / ``tasks``: :func:`worker_processes` / :func:`worker_tasks` of the same frame, if at hand.
+    """
+    f = normal(frame)
+    procs = worker_processes(f) if procs is None else procs
+    tasks = worker_tasks(f, procs=procs) if tasks is None else tasks
+    out = []
+    for p in procs.itertuples():
         lo = p.ready_s if not math.isnan(p.ready_s) else p.first_s
         for a, b in _gaps(tasks[tasks["pid"] == p.pid], lo, p.end_s):
             out.append({"pid": p.pid, "worker": p.worker, "epoch": p.epoch, "start_s": a, "end_s": b})

@@ -168,7 +168,9 @@ def worker_utilisation(frame: pd.DataFrame) -> pd.DataFrame:
     unknown), ``busy_fraction`` and ``capped_idle_fraction`` (both of the lifetime).
     """
     cap, f = prefetch_cap(frame), normal(frame)
-    procs, tasks, idle = worker_processes(f), worker_tasks(f), idle_intervals(f)
+    procs = worker_processes(f)
+    tasks = worker_tasks(f, procs=procs)
+    idle = idle_intervals(f, procs=procs, tasks=tasks)
     depths, end = queue_depths(f), trace_end(f)
     at_cap = _where(depths[depths["queue"] == "outstanding"], lambda d: d >= cap, end) if cap == cap else None
     out = []

@@ -1,0 +1,168 @@
+"""What the loop was fed: per-sample labels and lengths from a trace → label and padding tables.
+
+Twin of nothing in torch (it never looks at what it loads). Pure functions over the table
+:func:`loaderlab.record` returns; labels and lengths come from ``record(..., sample_info=)``, which fills
+``fetch_end``'s ``label`` and ``length``. Knows pandas and the event vocabulary, nothing of plotly or
+streamlit. The findings built on these tables live in :mod:`.findings`.
+
+Labels are compared as values: a float that is a whole number (the ``label`` column turns ints into
+floats next to missing values) counts as that int. A label written ``"rng:<number>"`` is a random draw
+(see :func:`loaderlab.trace.findings.correctness_findings`), not a class, and is left out of label counts.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from ..engine import events as ev
+from .tables import hand_overs, normal, rows, sampler_order, settings
+
+RNG_PREFIX = "rng:"
+SAMPLE_COLUMNS = ["epoch", "batch", "worker", "pid", "index", "label", "length", "t_s"]
+
+
+def plain_label(value):
+    """A label as a plain, hashable Python value (None when missing)."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return None
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    try:
+        hash(value)
+    except TypeError:
+        return repr(value)
+    return value
+
+
+def is_rng(label) -> bool:
+    return isinstance(label, str) and label.startswith(RNG_PREFIX)
+
+
+def is_class(label) -> bool:
+    """A label that names a class (or, for an IterableDataset, a sample): present and not a random draw."""
+    return label is not None and not is_rng(label)
+
+
+def is_iterable(frame: pd.DataFrame) -> bool:
+    """Was the dataset an IterableDataset? (From the settings, else from the sampler's ``None`` indices.)"""
+    s = settings(frame)
+    if "iterable" in s:
+        return bool(s["iterable"])
+    return any(i is None for idx in sampler_order(frame)["indices"] if idx for i in idx)
+
+
+def samples(frame: pd.DataFrame, handed_only: bool = True) -> pd.DataFrame:
+    """One row per fetched sample: ``epoch, batch, worker, pid, index, label, length, t_s``.
+
+    From ``fetch_end`` (a sample that raised is left out); with ``handed_only``, only samples of batches
+    the loop received (a loop stopped early leaves prefetched batches unseen). Without fetch events the
+    sampler's indices stand in, with no label and length -1. ``index`` is the dataset index, or for an
+    IterableDataset the sample's position in its worker's stream.
+    """
+    f = normal(frame)
+    fe = rows(f, ev.FETCH_END)
+    out = fe[(fe["detail"] == "") & (fe["index"] >= 0)][SAMPLE_COLUMNS].copy()
+    if not len(out) and not len(fe):
+        order = sampler_order(f).explode("indices").dropna(subset=["indices"])
+        out = pd.DataFrame({"epoch": order["epoch"], "batch": order["batch"], "worker": -1, "pid": -1,
+                            "index": order["indices"].astype("int64"), "label": None, "length": -1,
+                            "t_s": math.nan})[SAMPLE_COLUMNS]
+    handed = hand_overs(f)[["epoch", "batch"]]
+    if handed_only and len(handed):
+        out = out.merge(handed.drop_duplicates(), on=["epoch", "batch"])
+    out["label"] = pd.Series([plain_label(v) for v in out["label"]], index=out.index, dtype=object)
+    return out.reset_index(drop=True)
+
+
+@dataclass(frozen=True)
+class LabelAudit:
+    """The tables of :func:`label_audit`."""
+
+    per_batch: pd.DataFrame  # epoch, batch, label, count
+    per_epoch: pd.DataFrame  # epoch, label, count, share, intended_share, drift (share - intended)
+    coverage: pd.DataFrame  # epoch, drawn, distinct, repeats, dataset_len, unseen (map-style datasets only)
+    repeated: pd.DataFrame  # epoch, index, times: dataset indices drawn more than once in an epoch
+
+
+def _sorted(table: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+    try:
+        return table.sort_values(by, kind="stable").reset_index(drop=True)
+    except TypeError:  # labels of mixed types: order them by their text
+        return table.sort_values(by, key=lambda c: c.astype(str), kind="stable").reset_index(drop=True)
+
+
+def _intended_shares(intended) -> dict:
+    if intended is None:
+        return {}
+    items = intended.items() if isinstance(intended, Mapping) else enumerate(intended)
+    shares = {plain_label(k): float(v) for k, v in items}
+    total = sum(shares.values())
+    return {k: v / total for k, v in shares.items()} if total > 0 else {}
+
+
+def label_audit(frame: pd.DataFrame, labels=None, intended=None) -> LabelAudit:
+    """Label counts of what the loop received, per batch and per epoch, and how well the epoch covered the data.
+
+    ``labels``: an optional sequence, dataset index → label (else the ``label`` that ``sample_info`` put
+    on each ``fetch_end``). ``intended``: optional class shares, a mapping label → share or a sequence
+    indexed by label (normalised to sum to 1); ``per_epoch`` then compares realised with intended.
+    """
+    s = samples(frame)
+    if labels is not None:
+        table = list(labels)
+        s["label"] = pd.Series([plain_label(table[i]) if 0 <= i < len(table) else None for i in s["index"]],
+                               index=s.index, dtype=object)
+    classes = s[s["label"].map(is_class).astype(bool)]
+    per_batch = classes.groupby(["epoch", "batch", "label"], sort=False).size().rename("count").reset_index()
+    per_epoch = classes.groupby(["epoch", "label"], sort=False).size().rename("count").reset_index()
+    shares = _intended_shares(intended)
+    if shares:  # a class intended but never drawn still gets its row, with count 0
+        grid = pd.DataFrame([(e, lab) for e in per_epoch["epoch"].unique() for lab in shares],
+                            columns=["epoch", "label"])
+        per_epoch = per_epoch.merge(grid, on=["epoch", "label"], how="outer")
+        per_epoch["count"] = per_epoch["count"].fillna(0).astype("int64")
+    per_epoch["share"] = per_epoch["count"] / per_epoch.groupby("epoch")["count"].transform("sum")
+    per_epoch["intended_share"] = per_epoch["label"].map(shares).astype(float) if shares else math.nan
+    per_epoch["drift"] = per_epoch["share"] - per_epoch["intended_share"]
+
+    coverage_cols = ["epoch", "drawn", "distinct", "repeats", "dataset_len", "unseen"]
+    coverage, repeated = [], pd.DataFrame(columns=["epoch", "index", "times"])
+    if not is_iterable(frame) and len(s):
+        n = settings(frame).get("dataset_len")
+        for epoch, g in s.groupby("epoch"):
+            distinct = int(g["index"].nunique())
+            coverage.append({"epoch": int(epoch), "drawn": len(g), "distinct": distinct,
+                             "repeats": len(g) - distinct, "dataset_len": n if n is not None else math.nan,
+                             "unseen": n - distinct if n is not None else math.nan})
+        times = s.groupby(["epoch", "index"]).size().rename("times").reset_index()
+        repeated = times[times["times"] > 1].sort_values(["epoch", "times", "index"], ascending=[True, False, True])
+    return LabelAudit(per_batch=_sorted(per_batch, ["epoch", "batch", "label"]),
+                      per_epoch=_sorted(per_epoch, ["epoch", "label"]),
+                      coverage=pd.DataFrame(coverage, columns=coverage_cols),
+                      repeated=repeated.reset_index(drop=True))
+
+
+def padding_audit(frame: pd.DataFrame) -> pd.DataFrame:
+    """Per batch, what padding to the longest sample costs: ``epoch, batch, samples, max_length,
+    total_length, cells`` (samples × max_length), ``padded_cells`` and ``padding_fraction``.
+
+    Uses each sample's ``length`` from ``sample_info``; samples without a length (-1) are left out.
+    """
+    s = samples(frame)
+    s = s[s["length"] >= 0]
+    cols = ["epoch", "batch", "samples", "max_length", "total_length", "cells", "padded_cells", "padding_fraction"]
+    if not len(s):
+        return pd.DataFrame(columns=cols)
+    out = s.groupby(["epoch", "batch"])["length"].agg(samples="size", max_length="max", total_length="sum")
+    out = out.reset_index()
+    out["cells"] = out["samples"] * out["max_length"]
+    out["padded_cells"] = out["cells"] - out["total_length"]
+    out["padding_fraction"] = (out["padded_cells"] / out["cells"].where(out["cells"] > 0)).fillna(0.0)
+    return out[cols]

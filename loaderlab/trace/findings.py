@@ -1,0 +1,229 @@
+"""Findings: what went wrong (or is worth knowing) in a recorded run, each naming its batch, worker and sample.
+
+Twin of nothing in torch; the nearest kin are TensorFlow's input-pipeline analyzer ("are you input-bound?")
+and SageMaker Debugger's start-up outliers. Pure functions over the table :func:`loaderlab.record`
+returns, built on :mod:`.analysis`, :mod:`.utilisation` and :mod:`.audits`; knows nothing of plotly or
+streamlit.
+
+Every message is ``TEMPLATES[finding.key].format(**finding.evidence)``: the English text lives in the one
+dict below, so a UI in another language needs only its own dict with the same keys and fields.
+The stall checks live in :mod:`.stalls` and return raw findings that are worded here. Thresholds are
+named constants; a finding needs both a relative and an absolute margin where timing is involved.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from .audits import RNG_PREFIX, is_class, is_iterable, is_rng, label_audit, padding_audit, samples
+from .stalls import stall_checks
+from .tables import normal, sampler_order, settings
+
+__all__ = ["SEVERITIES", "TEMPLATES", "Finding", "all_findings", "correctness_findings", "label_audit",
+           "label_findings", "padding_audit", "padding_findings", "report_text", "stall_findings"]
+
+TEMPLATES = {
+    "straggler": "Sample {index} took {fetch_s:.3f} s in worker {worker} (batch {batch}, epoch {epoch}): "
+                 "{ratio:.0f}x the median sample ({median_ms:.2f} ms).",
+    "head_of_line": "Batch {batch} (worker {worker}) held {parked} ready batch(es) in the reorder buffer for "
+                    "{blocked_s:.3f} s (epoch {epoch}); its slow sample was index {index} ({fetch_s:.3f} s). "
+                    "in_order=False would hand the others over as they arrive.",
+    "head_of_line_worker": "Batch {batch} (worker {worker}) arrived late and held {parked} ready batch(es) in the "
+                           "reorder buffer for {blocked_s:.3f} s (epoch {epoch}).",
+    "stalled_worker": "Worker {worker} (pid {pid}) stopped reporting inside dataset[{index}] (batch {batch}, "
+                      "epoch {epoch}): silent for {silent_s:.2f} s until the trace ends, and it never exited "
+                      "on its own.",
+    "worker_vanished": "Worker {worker} (pid {pid}) vanished without exiting (epoch {epoch}); its last event "
+                       "was {last_kind} at {last_s:.3f} s.",
+    "slow_first_batch": "The first batch of epoch {epoch} took {first_wait_s:.2f} s ({ratio:.0f}x a typical "
+                        "wait); worker start-up took {startup_s:.2f} s of it (last ready: worker {worker}). "
+                        "persistent_workers=True starts the workers once, not every epoch.",
+    "slow_first_batch_once": "The first batch of epoch {epoch} took {first_wait_s:.2f} s ({ratio:.0f}x a typical "
+                             "wait); worker start-up took {startup_s:.2f} s of it (last ready: worker {worker}).",
+    "loader_bound": "Loader-bound: the loop waited {wait_s:.3f} s for batches and spent {consume_s:.3f} s in "
+                    "its body ({share:.0%} waiting; first batches of epochs left out).",
+    "model_bound": "Model-bound: the loop spent {consume_s:.3f} s in its body and waited only {wait_s:.3f} s "
+                   "for batches ({share:.0%} waiting); a faster loader would not help.",
+    "error": "Error in {where} (epoch {epoch}): {detail}",
+    "error_in_batch": "Error in {where} (epoch {epoch}, batch {batch}): {detail}",
+    "error_in_sample": "Error in {where} at dataset[{index}] (epoch {epoch}, batch {batch}): {detail}",
+    "class_imbalance": "Epoch {epoch}: label {minority} is {minority_share:.1%} of the samples and label "
+                       "{majority} {majority_share:.1%} ({ratio:.0f}:1).",
+    "share_drift": "Epoch {epoch}: label {label} is {share:.1%} of the samples, intended {intended:.1%} "
+                   "({n} samples).",
+    "repeated_samples": "Epoch {epoch}: {drawn} draws hit {distinct} distinct samples ({repeats} repeats; sample "
+                        "{index} drawn {times} times); {unseen} of {dataset_len} samples were never drawn.",
+    "padding_waste": "Epoch {epoch}: {fraction:.0%} of the batch cells are padding ({padded_cells} of {cells}); "
+                     "the worst is batch {batch} at {batch_fraction:.0%}. Batching samples of similar length "
+                     "would cut it.",
+    "iterable_duplicates": "Epoch {epoch}: {duplicates} of {distinct} IterableDataset samples came from more "
+                           "than one worker (e.g. {label!r} from workers {workers}); every worker replays the "
+                           "whole stream unless __iter__ shards it with get_worker_info().",
+    "same_order": "Epochs {first_epoch} and {epoch} drew the same shuffled order ({n} samples, {sampler}); "
+                  "with DistributedSampler, call sampler.set_epoch(epoch) before each epoch.",
+    "identical_rng": "Worker {worker} drew the same random numbers as worker {same_as_worker} ({shared} of "
+                     "{draws} draws; first at sample {index}, batch {batch}, epoch {epoch}): their RNGs were "
+                     "seeded alike. Derive seeds from torch.initial_seed() in worker_init_fn.",
+}
+SEVERITIES = ("error", "warning", "info")  # most severe first
+
+IMBALANCE_RATIO, MAX_CLASSES = 4.0, 100
+DRIFT_MIN, DRIFT_SIGMAS = 0.05, 4.0  # |realised - intended| above both this and 4 binomial sigmas
+PADDING_FRACTION = 0.3
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One finding. ``batch`` is the task id; ``index`` the dataset index (or stream position); None = n/a."""
+
+    kind: str
+    severity: str  # "error" | "warning" | "info"
+    message: str
+    batch: int | None = None
+    worker: int | None = None
+    index: int | None = None
+    epoch: int | None = None
+    evidence: dict[str, Any] = field(default_factory=dict)
+    key: str = ""  # the TEMPLATES key the message came from
+
+
+def finding(kind: str, severity: str, key: str | None = None, **evidence: Any) -> Finding:
+    """Build a Finding; ``batch``, ``worker``, ``index``, ``epoch`` in ``evidence`` also fill its fields."""
+    key = key or kind
+    named = {k: (None if evidence.get(k) is None else int(evidence[k])) for k in ("batch", "worker", "index", "epoch")}
+    return Finding(kind, severity, TEMPLATES[key].format(**evidence), evidence=evidence, key=key, **named)
+
+
+def stall_findings(frame: pd.DataFrame) -> list[Finding]:
+    """Where time went wrong: stragglers, head-of-line blocking, stalled or vanished workers, slow first
+    batches, errors, and the loader-bound / model-bound verdict (severity info). See :mod:`.stalls`."""
+    persistent = bool(settings(frame).get("persistent_workers"))
+    return [finding(**found) for found in stall_checks(normal(frame), persistent)]
+
+
+def _identity_duplicates(f: pd.DataFrame, iterable: bool) -> list[Finding]:
+    if not iterable:
+        return []
+    s = samples(f, handed_only=False)
+    s = s[s["label"].map(is_class).astype(bool)]
+    if not len(s) or s.duplicated(["epoch", "pid", "label"]).any():
+        return []  # labels repeat within one worker's stream: they are classes, not sample identities
+    out = []
+    for epoch, g in s.groupby("epoch"):
+        producers = g.groupby("label")["worker"].nunique()
+        dup = g[g["label"].isin(producers[producers > 1].index)]
+        if not len(dup):
+            continue
+        first = dup[dup["worker"] == dup["worker"].max()].sort_values("index").iloc[0]
+        workers = sorted(int(w) for w in g[g["label"] == first["label"]]["worker"].unique())
+        out.append(finding("iterable_duplicates", "error", epoch=epoch, worker=int(first["worker"]),
+                           batch=int(first["batch"]), index=int(first["index"]), label=first["label"],
+                           workers=workers, duplicates=int((producers > 1).sum()), distinct=len(producers)))
+    return out
+
+
+def _same_order(f: pd.DataFrame, sampler: str) -> list[Finding]:
+    order = sampler_order(f)
+    seqs = {int(e): [i for idx in g["indices"] for i in (idx or [None])] for e, g in order.groupby("epoch")}
+    epochs = sorted(seqs)
+    for a, b in zip(epochs, epochs[1:]):
+        m = min(len(seqs[a]), len(seqs[b]))
+        head = seqs[a][:m]
+        if m >= 4 and None not in head and head == seqs[b][:m] and head != sorted(head):
+            return [finding("same_order", "warning", epoch=b, first_epoch=a, n=m,
+                            sampler=sampler)]
+    return []
+
+
+def _identical_rng(f: pd.DataFrame) -> list[Finding]:
+    s = samples(f, handed_only=False)
+    s = s[s["label"].map(is_rng).astype(bool)].sort_values("t_s")
+    out = []
+    for epoch, g in s.groupby("epoch"):
+        draws = {w: set(h["label"]) for w, h in g.groupby("worker")}
+        for w in sorted(draws):
+            earlier = [v for v in sorted(draws) if v < w and draws[v] & draws[w]]
+            if not earlier:
+                continue
+            shared = draws[earlier[0]] & draws[w]
+            first = g[(g["worker"] == w) & g["label"].isin(shared)].iloc[0]
+            out.append(finding("identical_rng", "error", epoch=epoch, worker=w, same_as_worker=earlier[0],
+                               batch=int(first["batch"]), index=int(first["index"]), shared=len(shared),
+                               draws=len(draws[w]), draw=first["label"][len(RNG_PREFIX):]))
+    return out
+
+
+def correctness_findings(frame: pd.DataFrame) -> list[Finding]:
+    """Wrong data rather than slow data: IterableDataset samples duplicated across workers, the same
+    shuffled order every epoch, and workers drawing identical random numbers.
+
+    Conventions for ``record(..., sample_info=)``, whose ``label`` these checks read:
+
+    - IterableDataset: give each sample an identity as its label (a record id, a file name); a label
+      produced by two workers in one epoch is a duplicate. (If one worker repeats a label, labels are
+      taken to be classes and the check stays silent.)
+    - Random draws: a label ``"rng:<number>"`` is a random number drawn while making the sample (e.g.
+      ``f"rng:{x!r}"`` for the ``x = np.random.random()`` your augmentation drew). Two workers that
+      drew any equal number in one epoch were seeded alike; with 53-bit floats that never happens by chance.
+    - Shuffle order: read from ``sampler_yield``; an order repeated in consecutive epochs is flagged
+      unless it is ascending (a SequentialSampler repeats by design).
+    """
+    iterable, sampler = is_iterable(frame), settings(frame).get("sampler", "sampler")
+    f = normal(frame)
+    return _identity_duplicates(f, iterable) + _same_order(f, sampler) + _identical_rng(f)
+
+
+def label_findings(frame: pd.DataFrame, labels=None, intended=None) -> list[Finding]:
+    """From :func:`label_audit`: class imbalance (or, given ``intended``, drift from it) and repeated draws."""
+    audit, out = label_audit(frame, labels, intended), []
+    for epoch, g in audit.per_epoch.groupby("epoch"):
+        n = int(g["count"].sum())
+        if intended is not None:
+            sigma = (g["intended_share"] * (1 - g["intended_share"]) / max(n, 1)) ** 0.5
+            bad = g[g["drift"].abs() > (DRIFT_SIGMAS * sigma).clip(lower=DRIFT_MIN)]
+            out += [finding("share_drift", "warning", epoch=epoch, label=r.label, share=r.share,
+                            intended=r.intended_share, n=n) for r in bad.itertuples()]
+        elif 2 <= len(g) <= min(MAX_CLASSES, n / 5):
+            lo, hi = g["share"].idxmin(), g["share"].idxmax()  # .at keeps labels' types (a row would upcast)
+            ratio = g.at[hi, "share"] / g.at[lo, "share"] if g.at[lo, "share"] > 0 else math.inf
+            if ratio >= IMBALANCE_RATIO:
+                out.append(finding("class_imbalance", "warning", epoch=epoch, minority=g.at[lo, "label"],
+                                   minority_share=g.at[lo, "share"], majority=g.at[hi, "label"],
+                                   majority_share=g.at[hi, "share"], ratio=ratio))
+    for r in audit.coverage[audit.coverage["repeats"] > 0].itertuples():
+        top = audit.repeated[audit.repeated["epoch"] == r.epoch].iloc[0]
+        known = r.dataset_len == r.dataset_len
+        out.append(finding("repeated_samples", "info", epoch=r.epoch, drawn=r.drawn, distinct=r.distinct,
+                           repeats=r.repeats, index=int(top["index"]), times=int(top["times"]),
+                           unseen=int(r.unseen) if known else "?", dataset_len=int(r.dataset_len) if known else "?"))
+    return out
+
+
+def padding_findings(frame: pd.DataFrame) -> list[Finding]:
+    """From :func:`padding_audit`: epochs where at least ``PADDING_FRACTION`` of the batch cells are padding."""
+    pad, out = padding_audit(frame), []
+    for epoch, g in pad.groupby("epoch"):
+        cells, padded = int(g["cells"].sum()), int(g["padded_cells"].sum())
+        if cells and padded / cells >= PADDING_FRACTION:
+            worst = g.loc[g["padded_cells"].idxmax()]
+            out.append(finding("padding_waste", "warning", epoch=epoch, batch=int(worst["batch"]),
+                               fraction=padded / cells, padded_cells=padded, cells=cells,
+                               batch_fraction=float(worst["padding_fraction"])))
+    return out
+
+
+def all_findings(frame: pd.DataFrame) -> list[Finding]:
+    """Every finding the trace supports, most severe first (labels and lengths from ``sample_info``)."""
+    found = stall_findings(frame) + correctness_findings(frame) + label_findings(frame) + padding_findings(frame)
+    return sorted(found, key=lambda x: SEVERITIES.index(x.severity))
+
+
+def report_text(frame: pd.DataFrame) -> str:
+    """A plain-text report: settings, throughput, main-process wait, worker utilisation, then the findings."""
+    from .report import report_text as build  # the layout lives apart; it needs this module's findings
+
+    return build(frame)

@@ -1,0 +1,173 @@
+"""Stall checks: where a run lost time — stragglers, head-of-line blocking, stalled or vanished workers,
+slow first batches, errors — and whether the loop waited on the loader or the loader on the loop.
+
+Twin of nothing in torch. Pure functions over a normalised events table (see :mod:`.tables`); each check
+returns raw findings (dicts of ``kind``, ``severity``, ``key`` and evidence) that :mod:`.findings` turns
+into worded :class:`~loaderlab.trace.findings.Finding` objects, so that all wording stays in one place.
+Knows nothing of plotly or streamlit.
+
+Every threshold has a relative and an absolute part, so that the scheduling noise of a tiny, fast run
+never reads as a problem.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pandas as pd
+
+from ..engine import events as ev
+from .analysis import batch_latency, main_wait, wait_totals
+from .tables import main_pid, pair, rows, trace_end, worker_processes, worker_tasks
+
+STRAGGLER_RATIO, STRAGGLER_MIN_S, MAX_STRAGGLERS = 5.0, 0.1, 5  # × the median sample; absolute floor
+HOL_RATIO, HOL_MIN_S = 5.0, 0.1  # blocked for × the median task time, and at least this long
+STALL_MIN_S = 1.0  # a fetch silent this long at the end of a live trace counts as stalled
+SLOW_START_RATIO, SLOW_START_MIN_S = 5.0, 1.0  # first wait vs a typical wait, and at least this long
+STARTUP_SHARE = 0.5  # … of which worker start-up must be at least this share
+
+
+def raw(kind: str, severity: str, key: str | None = None, **evidence: Any) -> dict[str, Any]:
+    """A finding before wording: :func:`loaderlab.trace.findings.finding` takes the same arguments."""
+    return {"kind": kind, "severity": severity, "key": key, **evidence}
+
+
+def _fetches(f: pd.DataFrame, still_running: bool = False) -> pd.DataFrame:
+    """Sample fetch spans with ``fetch_s``; with ``still_running``, unfinished ones last until the trace ends."""
+    out = pair(rows(f, ev.FETCH_BEGIN), rows(f, ev.FETCH_END), ["pid", "worker", "epoch", "batch", "index"])
+    if still_running:
+        out["end_s"] = out["end_s"].fillna(trace_end(f))
+    return out.assign(fetch_s=out["end_s"] - out["start_s"]).dropna(subset=["fetch_s"])
+
+
+def _stragglers(f: pd.DataFrame) -> list[dict[str, Any]]:
+    fe = _fetches(f)
+    fe = fe[fe["index"] >= 0]
+    if len(fe) < 5:
+        return []
+    median = float(fe["fetch_s"].median())
+    slow = fe[(fe["fetch_s"] > STRAGGLER_RATIO * median) & (fe["fetch_s"] >= STRAGGLER_MIN_S)]
+    return [raw("straggler", "warning", index=r.index, worker=r.worker, batch=r.batch, epoch=r.epoch,
+                fetch_s=r.fetch_s, median_s=median, median_ms=median * 1e3, ratio=r.fetch_s / max(median, 1e-9))
+            for r in slow.nlargest(MAX_STRAGGLERS, "fetch_s").itertuples()]
+
+
+def _head_of_line(f: pd.DataFrame) -> list[dict[str, Any]]:
+    """Batches that held ready batches in the reorder buffer while they were the one to hand over next."""
+    parks = rows(f, ev.REORDER_PARK)
+    if not len(parks):
+        return []
+    end = trace_end(f)
+    lat = batch_latency(f)
+    released = rows(f, ev.REORDER_RELEASE).drop_duplicates(["epoch", "batch"])[["epoch", "batch", "t_s"]]
+    parks = parks.drop_duplicates(["epoch", "batch"])[["epoch", "batch", "t_s"]].merge(
+        released.rename(columns={"t_s": "release_s"}), on=["epoch", "batch"], how="left")
+    parks["release_s"] = parks["release_s"].fillna(end)
+    epoch_starts = rows(f, ev.EPOCH_BEGIN).drop_duplicates("epoch").set_index("epoch")["t_s"]
+    tasks, fetches, candidates = None, None, []
+    for epoch, g in lat.sort_values("batch").groupby("epoch"):
+        held_since = g["yield_s"].shift(1)  # when each became next in line (never, if its predecessor wasn't)
+        held_since.iloc[0] = epoch_starts.get(epoch, 0.0)
+        for row, since in zip(g.itertuples(), held_since):
+            if since != since:
+                continue
+            arrived = row.received_s if row.received_s == row.received_s else end
+            p = parks[(parks["epoch"] == epoch) & (parks["t_s"] < arrived) & (parks["release_s"] >= arrived)]
+            if len(p):
+                candidates.append((row, arrived - max(since, p["t_s"].min()), sorted(int(b) for b in p["batch"])))
+    out = []
+    for row, blocked, held in candidates:
+        if blocked < HOL_MIN_S:
+            continue
+        if tasks is None:  # the costlier tables, only once something is worth naming
+            tasks, fetches = worker_tasks(f), _fetches(f, still_running=True)
+        if len(tasks) and blocked < HOL_RATIO * float((tasks["end_s"] - tasks["start_s"]).median()):
+            continue
+        worker = None if pd.isna(row.worker) else int(row.worker)
+        mine = fetches[(fetches["epoch"] == row.epoch) & (fetches["batch"] == row.batch)
+                       & (fetches["worker"] == worker)]
+        base = dict(batch=row.batch, worker=worker, epoch=row.epoch, parked=len(held), blocked_s=float(blocked),
+                    parked_batches=held)
+        slowest = mine.nlargest(1, "fetch_s")
+        if len(slowest) and slowest["fetch_s"].iloc[0] >= 0.5 * blocked:  # the sample explains the delay
+            out.append(raw("head_of_line", "warning", index=int(slowest["index"].iloc[0]),
+                           fetch_s=float(slowest["fetch_s"].iloc[0]), **base))
+        else:
+            out.append(raw("head_of_line", "warning", key="head_of_line_worker", index=None, **base))
+    return out
+
+
+def _silent_workers(f: pd.DataFrame) -> list[dict[str, Any]]:
+    out, end = [], trace_end(f)
+    for p in worker_processes(f).itertuples():
+        if not math.isnan(p.exit_s):
+            continue
+        silent = end - p.last_s
+        if p.last_kind == ev.FETCH_BEGIN and (not math.isnan(p.main_exit_s) or silent >= STALL_MIN_S):
+            last = f[(f["pid"] == p.pid) & (f["kind"] == ev.FETCH_BEGIN)].iloc[-1]
+            out.append(raw("stalled_worker", "error", worker=p.worker, pid=p.pid, index=int(last["index"]),
+                           batch=int(last["batch"]), epoch=int(last["epoch"]), silent_s=silent))
+        elif not math.isnan(p.main_exit_s):
+            out.append(raw("worker_vanished", "error", worker=p.worker, pid=p.pid, epoch=p.epoch,
+                           last_kind=p.last_kind, last_s=p.last_s))
+    return out
+
+
+def _slow_first_batches(f: pd.DataFrame, persistent: bool) -> list[dict[str, Any]]:
+    waits, procs = main_wait(f), worker_processes(f)
+    out = []
+    for epoch, g in waits.groupby("epoch"):
+        first, rest = g[g["position"] == 0]["wait_s"], g[g["position"] > 0]["wait_s"]
+        if not len(first) or pd.isna(first.iloc[0]):
+            continue
+        first_s, typical = float(first.iloc[0]), float(rest.median()) if len(rest) else 0.0
+        started = procs[(procs["epoch"] == epoch) & procs["ready_s"].notna()]
+        if first_s < max(SLOW_START_MIN_S, SLOW_START_RATIO * typical) or not len(started):
+            continue
+        last = started.loc[started["ready_s"].idxmax()]
+        startup = min(float(last["ready_s"]) - float(g["start_s"].iloc[0]), first_s)
+        if startup >= STARTUP_SHARE * first_s:
+            out.append(raw("slow_first_batch", "warning", key="slow_first_batch_once" if persistent else None,
+                           epoch=epoch, batch=int(g[g["position"] == 0]["batch"].iloc[0]),
+                           worker=int(last["worker"]), first_wait_s=first_s, startup_s=startup,
+                           typical_wait_s=typical, ratio=first_s / max(typical, 1e-9) if typical else math.inf))
+    return out
+
+
+def _verdict(f: pd.DataFrame) -> list[dict[str, Any]]:
+    if not len(rows(f, ev.CONSUMER_END)):
+        return []
+    totals = wait_totals(f)
+    wait, consume = float(totals["steady_wait_s"].sum()), float(totals["consume_s"].sum())
+    if wait + consume <= 0:
+        return []
+    share = wait / (wait + consume)
+    return [raw("loader_bound" if share > 0.5 else "model_bound", "info", wait_s=wait, consume_s=consume,
+                share=share)]
+
+
+def _errors(f: pd.DataFrame) -> list[dict[str, Any]]:
+    mp = main_pid(f)
+    errors = rows(f, ev.ERROR)
+    # A worker's exception is reported by the worker and again by main on receipt: keep the worker's.
+    by_worker = set(zip(*[errors[errors["pid"] != mp][c] for c in ("epoch", "batch")]))
+    echoes = (errors["pid"] == mp) & pd.Series([(e, b) in by_worker for e, b in zip(errors["epoch"], errors["batch"])],
+                                               index=errors.index, dtype=bool)
+    failed = rows(f, ev.FETCH_END)
+    failed = failed[(failed["detail"] != "") & ~failed["detail"].str.startswith("__getitems__")]
+    out = []
+    for r in errors[~echoes].itertuples():
+        where = "the main process" if r.pid == mp and r.worker < 0 else f"worker {r.worker}"
+        sample = failed[(failed["pid"] == r.pid) & (failed["epoch"] == r.epoch) & (failed["batch"] == r.batch)]
+        index = int(sample["index"].iloc[-1]) if r.batch >= 0 and len(sample) else None
+        key = "error" if r.batch < 0 else "error_in_batch" if index is None else "error_in_sample"
+        out.append(raw("error", "error", key=key, where=where, detail=r.detail, epoch=r.epoch, index=index,
+                       batch=r.batch if r.batch >= 0 else None, worker=r.worker if r.worker >= 0 else None))
+    return out
+
+
+def stall_checks(f: pd.DataFrame, persistent: bool) -> list[dict[str, Any]]:
+    """Every stall check on a normalised table; ``persistent`` = the loader's ``persistent_workers``."""
+    return (_errors(f) + _silent_workers(f) + _head_of_line(f) + _stragglers(f) + _slow_first_batches(f, persistent)
+            + _verdict(f))

@@ -87,23 +87,29 @@ class FetchSpans(NamedTuple):
 def expand(records: list) -> list[Event]:
     """Events and FetchSpans (as tracers store them) → events only, sorted by time.
 
-    A worker reports a sample that is taking long as a ``fetch_begin`` before the sample ends (see
-    ``inflight``); the later FetchSpans repeats it, and the repeat is dropped here.
+    A worker reports a sample that is taking long as a ``fetch_begin`` (with the batch's finished samples)
+    before the batch ends (see ``inflight``); the batch's final FetchSpans repeats them, and every
+    repeat — same process, same moment, same index, same kind — is dropped here.
     """
     events: list[Event] = []
-    early: set[tuple[int, int, int]] = set()
+    seen: set[tuple[str, int, int, int]] = set()
+
+    def add(event: Event) -> None:
+        key = (event.kind, event.pid, event.t_ns, event.index)
+        if event.kind in (FETCH_BEGIN, FETCH_END):
+            if key in seen:
+                return
+            seen.add(key)
+        events.append(event)
+
     for r in records:
         if type(r) is Event:
-            events.append(r)
-            if r.kind == FETCH_BEGIN:
-                early.add((r.pid, r.t_ns, r.index))
-    for r in records:
-        if type(r) is FetchSpans:
+            add(r)
+        else:
             for index, t0, t1, label, length, detail in r.spans:
-                if (r.pid, t0, index) not in early:
-                    events.append(Event(FETCH_BEGIN, t0, r.pid, r.worker, r.epoch, r.batch, index))
-                events.append(Event(FETCH_END, t1, r.pid, r.worker, r.epoch, r.batch, index,
-                                    label=label, length=length, detail=detail))
+                add(Event(FETCH_BEGIN, t0, r.pid, r.worker, r.epoch, r.batch, index))
+                add(Event(FETCH_END, t1, r.pid, r.worker, r.epoch, r.batch, index,
+                          label=label, length=length, detail=detail))
     events.sort(key=lambda e: e.t_ns)
     return events
 
@@ -113,7 +119,7 @@ class Tracer:
 
     enabled = False
     sample_info = None  # optional top-level callable (index, sample) -> (label, length), run per sample
-    inflight = None  # (batch, index, t0_ns) of the sample being fetched now, set by the fetcher
+    inflight = None  # (batch, index, t0_ns, finished spans of the batch) being fetched now, set by the fetcher
 
     def emit(self, kind: str, worker: int, epoch: int, batch: int = NO_BATCH, index: int = NO_BATCH, **fields: Any) -> None:
         """Record that ``kind`` happened now. Must be cheap and must never raise."""

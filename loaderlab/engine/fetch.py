@@ -24,8 +24,8 @@ def traced_fetch(tracer: ev.Tracer, worker: int, get: Callable, indices: Iterabl
                  stop_on_exhaustion: bool = False) -> tuple[list, bool]:
     """``[get(i) for i in indices]``, timing each sample into one FetchSpans record; returns (data, exhausted).
 
-    ``tracer.inflight`` names the sample in progress so that a worker's flusher can report a sample
-    that is taking long before it ends. With ``stop_on_exhaustion`` (iterable replicas) a
+    ``tracer.inflight`` names the sample in progress (and the batch's finished samples so far) so that a
+    worker's flusher can report a sample that is taking long before it ends. With ``stop_on_exhaustion`` (iterable replicas) a
     ``StopIteration`` ends the batch early instead of propagating.
     """
     now, info = time.monotonic_ns, tracer.sample_info
@@ -34,7 +34,7 @@ def traced_fetch(tracer: ev.Tracer, worker: int, get: Callable, indices: Iterabl
     try:
         for i in indices:
             t0 = now()
-            tracer.inflight = (batch, i, t0)
+            tracer.inflight = (batch, i, t0, spans)
             try:
                 sample = get(i)
             except BaseException as exc:  # close the span so the failing (or exhausting) sample shows

@@ -130,6 +130,7 @@ class MultiProcessIter(BaseIter):
     # --- per epoch --------------------------------------------------------------------------------
 
     def _reset(self, loader, first_iter: bool = False) -> None:
+        old_epoch = self._epoch
         super()._reset(loader, first_iter)
         self._book = TaskBook()
         self._tasks_outstanding = 0
@@ -137,12 +138,14 @@ class MultiProcessIter(BaseIter):
         self._workers_num_tasks = [0] * self._num_workers
         self._worker_queue_idx_cycle = itertools.cycle(range(self._num_workers))
         if not first_iter:
+            new_epoch, self._epoch = self._epoch, old_epoch  # what is drained belongs to the old epoch
             for index_queue in self._index_queues:
-                index_queue.put(Resume(self._epoch))
+                index_queue.put(Resume(new_epoch))
             acks = 0
             while acks < self._num_workers:  # anything else still in flight belongs to the old epoch
                 if isinstance(self._get_message(), ResumeAck):
                     acks += 1
+            self._epoch = new_epoch
         for _ in range(self._prefetch_factor * self._num_workers):
             self._try_put_index()
 

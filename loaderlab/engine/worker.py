@@ -163,7 +163,9 @@ class WorkerTracer(ev.Tracer):
     def _report_slow_sample(self) -> None:
         inflight = self.inflight
         if inflight is not None and inflight is self._seen_inflight and inflight is not self._reported_inflight:
-            batch, index, t0 = inflight
+            batch, index, t0, done = inflight
+            # The batch's finished samples too: if the worker dies now, they are not lost with it.
+            self.buffer.append(ev.FetchSpans(self.pid, self.worker_id, self.epoch, batch, list(done)))
             self.buffer.append(ev.Event(ev.FETCH_BEGIN, t0, self.pid, self.worker_id, self.epoch, batch, index))
             self._reported_inflight = inflight
         self._seen_inflight = inflight

@@ -140,11 +140,17 @@ class TracedWorkerInit:
     def __call__(self, worker_id: int) -> None:
         global _tracer
         tracer = _tracer = WorkerTracer(self.event_queue, worker_id, self.sample_info)
-        # multiprocessing runs these finalizers when the worker's run() returns; daemon threads would not.
-        multiprocessing.util.Finalize(tracer, tracer.close, exitpriority=10)
+        # multiprocessing runs finalizers when the worker's run() returns (daemon threads would just die).
+        # Priority above the event queue's own close finalizer (10): flush first, then the queue closes.
+        multiprocessing.util.Finalize(tracer, self.finish, args=(tracer, worker_id), exitpriority=20)
         if self.inner is not None:
             self.inner(worker_id)
         tracer.emit(ev.WORKER_READY, worker_id, 0, detail=f"seed={torch.utils.data.get_worker_info().seed}")
+
+    @staticmethod
+    def finish(tracer: WorkerTracer, worker_id: int) -> None:
+        tracer.emit(ev.WORKER_EXIT, worker_id, tracer.epoch, detail="worker loop ended")
+        tracer.close()
 
 
 class TracedSampler:

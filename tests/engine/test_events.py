@@ -155,3 +155,34 @@ def test_max_batches_stops_each_epoch_and_closes_the_consumer_span():
     assert len(seen) == 6
     assert (frame.kind == "batch_yield").sum() == 6
     assert (frame.kind == "consumer_end").sum() == 6
+
+
+def test_finished_samples_of_a_stuck_batch_are_visible_before_the_batch_ends():
+    release = multiprocessing.get_context("fork").Event()
+    loader = DataLoader(BlockingAt(6, block_index=2, release=release), batch_size=3, num_workers=1)
+    tracer = loader.tracer = ListTracer()
+    it = iter(loader)
+
+    def ended():
+        return sorted(e.index for e in tracer.snapshot() if e.kind == "fetch_end")
+
+    deadline = time.monotonic() + 10
+    while ended() != [0, 1] and time.monotonic() < deadline:
+        time.sleep(0.01)  # polling a condition with a deadline; the worker is genuinely blocked at index 2
+    assert ended() == [0, 1]
+    release.set()
+    assert [b.tolist() for b in it] == [[[0], [1], [2]], [[3], [4], [5]]]
+    snapshot = tracer.snapshot()
+    for kind in ("fetch_begin", "fetch_end"):  # reported early and again with the batch: counted once
+        assert sorted(e.index for e in snapshot if e.kind == kind) == [0, 1, 2, 3, 4, 5]
+
+
+def test_results_drained_at_a_persistent_epoch_change_keep_their_own_epoch():
+    loader = DataLoader(Squares(40), batch_size=2, num_workers=2, persistent_workers=True, prefetch_factor=4)
+    frame = loaderlab.record(loader, epochs=2, max_batches=2)
+    gets = frame[frame.kind == "result_get"]
+    puts = frame[frame.kind == "index_put"]
+    for epoch in (0, 1):
+        sent = set(puts.loc[puts.epoch == epoch, "batch"])
+        assert set(gets.loc[gets.epoch == epoch, "batch"]) <= sent
+    assert len(gets[gets.epoch == 0]) > 2  # epoch 0's prefetched results were drained under epoch 0

@@ -61,7 +61,9 @@ def test_worker_fetch_events_name_the_batch_and_index_the_sampler_gave():
     sampled = {(int(r.batch), i) for r in frame[frame.kind == "sampler_yield"].itertuples()
                for i in eval(r.detail)}
     fetched = frame[frame.kind == "fetch_end"]
+    assert len(fetched) == 10  # every sample, including each worker's last batch (flushed at worker exit)
     assert {(int(b), int(i)) for b, i in zip(fetched["batch"], fetched["index"])} == sampled
+    assert sorted(frame.loc[frame.kind == "worker_exit", "worker"]) == [0, 1]
     assert set(fetched["worker"]) == {0, 1}
     assert list(fetched.sort_values("index")["label"]) == [i % 4 for i in range(10)]
     assert (frame.kind == "worker_ready").sum() == 2

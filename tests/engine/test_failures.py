@@ -14,11 +14,9 @@ Set ``LOADERLAB_TEST_SELF=torch`` to run the suite with torch on both sides (che
 from __future__ import annotations
 
 import gc
-import importlib
 import multiprocessing
 import os
 import re
-import signal
 import subprocess
 import sys
 import textwrap
@@ -41,26 +39,10 @@ from tests.helpers.datasets import (
     labels_collate,
 )
 
-SELF_TEST = os.environ.get("LOADERLAB_TEST_SELF") == "torch"
-OURS = TORCH if SELF_TEST else importlib.import_module("loaderlab")
+from tests.helpers.oracle import OURS, SELF_TEST
 BOTH = pytest.mark.parametrize("mod", [TORCH, OURS], ids=["torch", "loaderlab"])
 REPO = Path(__file__).resolve().parents[2]
 
-HANG_LIMIT_S = 90
-
-
-@pytest.fixture(autouse=True)
-def _hang_guard():
-    def on_alarm(signum, frame):
-        raise TimeoutError(f"test did not finish within {HANG_LIMIT_S} s (loader hung?)")
-
-    previous = signal.signal(signal.SIGALRM, on_alarm)
-    signal.alarm(HANG_LIMIT_S)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 # --------------------------------------------------------------------------------------------------

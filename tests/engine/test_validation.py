@@ -9,10 +9,8 @@ Set ``LOADERLAB_TEST_SELF=torch`` to run the suite with torch on both sides (che
 
 from __future__ import annotations
 
-import importlib
 import multiprocessing
 import os
-import signal
 import warnings
 
 import pytest
@@ -21,26 +19,8 @@ import torch.utils.data as TORCH
 
 from tests.helpers.datasets import MapDataset, RangeIterable, SizedRangeIterable
 
-if os.environ.get("LOADERLAB_TEST_SELF") == "torch":
-    OURS = TORCH
-else:
-    OURS = importlib.import_module("loaderlab")
+from tests.helpers.oracle import OURS
 
-HANG_LIMIT_S = 90
-
-
-@pytest.fixture(autouse=True)
-def _hang_guard():
-    def on_alarm(signum, frame):
-        raise TimeoutError(f"test did not finish within {HANG_LIMIT_S} s (loader hung?)")
-
-    previous = signal.signal(signal.SIGALRM, on_alarm)
-    signal.alarm(HANG_LIMIT_S)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 def outcome(fn, mod):

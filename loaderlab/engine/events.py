@@ -81,7 +81,7 @@ class FetchSpans(NamedTuple):
     worker: int
     epoch: int
     batch: int
-    spans: list
+    spans: tuple
 
 
 def expand(records: list) -> list[Event]:
@@ -154,7 +154,9 @@ class ListTracer(Tracer):
             self.records.append(Event(kind, time.monotonic_ns(), self._pid, worker, epoch, batch, index))
 
     def emit_fetches(self, worker: int, epoch: int, batch: int, spans: list) -> None:
-        self.records.append(FetchSpans(self._pid, worker, epoch, batch, spans))
+        # A tuple of tuples of atomics: the garbage collector stops tracking it, so long recordings
+        # don't make every collection slower.
+        self.records.append(FetchSpans(self._pid, worker, epoch, batch, tuple(spans)))
 
     def emit_records(self, records: list) -> None:
         self.records.extend(records)

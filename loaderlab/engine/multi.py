@@ -59,6 +59,8 @@ class WorkerDied(RuntimeError):
 
 
 class MultiProcessIter(BaseIter):
+    _torch_name = "_MultiProcessingDataLoaderIter"
+
     def __init__(self, loader) -> None:
         self._shutdown = True  # nothing to shut down until workers exist (__del__ runs on a failed __init__)
         super().__init__(loader)

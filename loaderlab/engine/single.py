@@ -22,6 +22,8 @@ from .tree import tree_nbytes
 class BaseIter:
     """One epoch's iterator (or, with persistent workers, every epoch's)."""
 
+    _torch_name = "_BaseDataLoaderIter"  # the torch class this iterator stands for, as profilers name it
+
     def __init__(self, loader) -> None:
         self._dataset = loader.dataset
         self._is_iterable = loader._is_iterable
@@ -51,6 +53,7 @@ class BaseIter:
         self._persistent_workers = loader.persistent_workers
         self._num_yielded = 0
         self._consumer_running = False
+        self._profile_name = f"enumerate(DataLoader)#{self._torch_name}.__next__"
         self._tracer.emit(ev.EPOCH_BEGIN, ev.MAIN_PROCESS, self._epoch)
 
     def __iter__(self):
@@ -71,6 +74,11 @@ class BaseIter:
         raise NotImplementedError
 
     def __next__(self) -> Any:
+        # torch.profiler users see the same span torch's own iterators open around each next().
+        with torch.autograd.profiler.record_function(self._profile_name):
+            return self._next_traced()
+
+    def _next_traced(self) -> Any:
         tracer = self._tracer
         if self._consumer_running:
             tracer.emit(ev.CONSUMER_END, ev.MAIN_PROCESS, self._epoch, self._num_yielded - 1)
@@ -90,7 +98,7 @@ class BaseIter:
                 warn_msg += ("For multiprocessing data-loading, this could be caused by not properly configuring "
                              "the IterableDataset replica at each worker. Please see "
                              "https://pytorch.org/docs/stable/data.html#torch.utils.data.IterableDataset for examples.")
-            warnings.warn(warn_msg, stacklevel=2)
+            warnings.warn(warn_msg, stacklevel=3)
         if tracer.enabled:
             tracer.emit(ev.BATCH_YIELD, ev.MAIN_PROCESS, self._epoch, self._num_yielded - 1,
                         detail=f"task {self._last_task_id}")
@@ -107,6 +115,8 @@ class BaseIter:
 
 class SingleProcessIter(BaseIter):
     """Fetch, collate and (maybe) pin in the caller's thread, one batch per ``next()``."""
+
+    _torch_name = "_SingleProcessDataLoaderIter"
 
     def __init__(self, loader) -> None:
         super().__init__(loader)

@@ -150,7 +150,7 @@ class WorkerTracer(ev.Tracer):
         self.buffer.append(ev.Event(kind, time.monotonic_ns(), self.pid, worker, epoch, batch, index, **fields))
 
     def emit_fetches(self, worker: int, epoch: int, batch: int, spans: list) -> None:
-        self.buffer.append(ev.FetchSpans(self.pid, worker, epoch, batch, spans))
+        self.buffer.append(ev.FetchSpans(self.pid, worker, epoch, batch, tuple(spans)))
 
     def flush(self) -> None:
         with self._send_lock:  # keeps chunks in order when the flusher and the loop flush at once
@@ -165,7 +165,7 @@ class WorkerTracer(ev.Tracer):
         if inflight is not None and inflight is self._seen_inflight and inflight is not self._reported_inflight:
             batch, index, t0, done = inflight
             # The batch's finished samples too: if the worker dies now, they are not lost with it.
-            self.buffer.append(ev.FetchSpans(self.pid, self.worker_id, self.epoch, batch, list(done)))
+            self.buffer.append(ev.FetchSpans(self.pid, self.worker_id, self.epoch, batch, tuple(done)))
             self.buffer.append(ev.Event(ev.FETCH_BEGIN, t0, self.pid, self.worker_id, self.epoch, batch, index))
             self._reported_inflight = inflight
         self._seen_inflight = inflight

@@ -1,0 +1,164 @@
+"""The "Your trace" page: load a recorded trace (or take the current run) and show its views and findings.
+
+Wiring only: an upload → ``loaderlab.trace.io`` → the trace's tables (spans, queue depths, label counts,
+findings) → figures, and the trace back out as LoaderLab JSON and as a Chrome trace. Every problem with
+an upload is one ``st.error`` sentence, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import pandas as pd
+import streamlit as st
+
+from ..figures.depths import depth_figure
+from ..figures.label_counts import label_counts_figure
+from ..figures.timeline import timeline_figure
+from ..scenarios.run import RunConfig
+from ..trace import analysis
+from ..trace.audits import label_audit
+from ..trace.chrome import to_chrome_trace
+from ..trace.findings import all_findings
+from ..trace.io import TraceFileError, load_trace_bytes, trace_document
+from .settings import cached_run, sidebar_config, torch_code
+from .texts import EN, t
+
+MAX_SPANS = 10_000  # a Gantt of bar traces stays responsive up to about this many bars (notes/streamlit.md)
+FINDING_COLUMNS = ["severity", "message", "epoch", "batch", "worker", "index"]
+
+
+def trace_from_upload(data: bytes, name: str) -> tuple[pd.DataFrame | None, str | None]:
+    """An uploaded file's contents → ``(frame, None)``, or ``(None, one sentence saying what is wrong)``."""
+    try:
+        frame = load_trace_bytes(data, name)
+    except TraceFileError as exc:
+        return None, str(exc)
+    if not len(frame):
+        return None, t("yourtrace.error.empty", name=name)
+    return frame, None
+
+
+@dataclass(frozen=True)
+class Views:
+    """Everything the page draws for one trace, computed once per trace (cached)."""
+
+    spans: pd.DataFrame
+    depths: pd.DataFrame
+    labels: pd.DataFrame  # label_audit(...).per_epoch
+    findings: pd.DataFrame  # FINDING_COLUMNS
+    batches: int
+    trace_json: bytes
+    chrome_json: bytes
+
+
+def _dumps(doc: dict) -> bytes:
+    return json.dumps(doc, separators=(",", ":"), allow_nan=False, ensure_ascii=False).encode("utf-8") + b"\n"
+
+
+def build_views(frame: pd.DataFrame) -> Views:
+    found = all_findings(frame)
+    findings = pd.DataFrame({c: [getattr(f, c) for f in found] for c in FINDING_COLUMNS[:2]}, dtype="str")
+    for c in FINDING_COLUMNS[2:]:  # None where a finding is not about one batch, worker or sample
+        findings[c] = pd.array([getattr(f, c) for f in found], dtype="Int64")
+    return Views(spans=analysis.spans(frame), depths=analysis.queue_depths(frame),
+                 labels=label_audit(frame).per_epoch, findings=findings,
+                 batches=int((frame["kind"] == "batch_yield").sum()),
+                 trace_json=_dumps(trace_document(frame)), chrome_json=_dumps(to_chrome_trace(frame)))
+
+
+@st.cache_data(max_entries=4, show_spinner=True)
+def _upload_views(data: bytes, name: str) -> tuple[pd.DataFrame | None, Views | None, str | None]:
+    frame, error = trace_from_upload(data, name)
+    if error:
+        return None, None, error
+    try:
+        return frame, build_views(frame), None
+    except Exception as exc:  # a file that parses but whose events contradict each other: say so, in words
+        return None, None, t("yourtrace.error.views", name=name, error=f"{type(exc).__name__}: {exc}")
+
+
+@st.cache_data(max_entries=4, show_spinner=False)
+def _run_views(config: RunConfig) -> tuple[pd.DataFrame, Views]:
+    frame = cached_run(config)
+    return frame, build_views(frame)
+
+
+def _downloads(views: Views, stem: str) -> None:
+    c1, c2 = st.columns(2)
+    c1.download_button(t("yourtrace.download.trace"), views.trace_json, file_name=f"{stem}.json",
+                       mime="application/json", help=t("yourtrace.download.help"), key="download_trace")
+    c2.download_button(t("yourtrace.download.chrome"), views.chrome_json, file_name=f"{stem}.chrome.json",
+                       mime="application/json", help=t("yourtrace.download.chrome_help"), key="download_chrome")
+
+
+def _findings(views: Views) -> None:
+    st.subheader(t("yourtrace.findings.title"))
+    if not len(views.findings):
+        st.success(t("yourtrace.findings.none"))
+        return
+    table = views.findings.assign(severity=views.findings["severity"].map(lambda s: t(f"yourtrace.severity.{s}")))
+    for column in ("epoch", "batch", "worker", "index"):  # None: the finding is not about one of these
+        table[column] = [("" if pd.isna(v) else str(v)) for v in table[column]]
+    # st.table wraps long messages, where st.dataframe would cut them off
+    st.table(table.rename(columns={c: t(f"yourtrace.col.{c}") for c in FINDING_COLUMNS}), hide_index=True)
+
+
+def _views(views: Views) -> None:
+    st.subheader(t("timeline.title"))
+    st.caption(t("timeline.explain"))
+    spans = views.spans
+    if len(spans) > MAX_SPANS:
+        st.caption(t("yourtrace.timeline.cut", shown=MAX_SPANS, total=len(spans)))
+        spans = spans.head(MAX_SPANS)  # spans are sorted by start: the first MAX_SPANS of the trace
+    names = {stage: EN[f"stage.{stage}"] for stage in analysis.STAGES}
+    st.plotly_chart(timeline_figure(spans, x_title=t("timeline.x"), stage_names=names), theme=None)
+
+    st.subheader(t("yourtrace.depths.title"))
+    if len(views.depths):
+        st.caption(t("yourtrace.depths.explain"))
+        st.plotly_chart(depth_figure(views.depths, x_title=t("yourtrace.depths.x"), y_title=t("yourtrace.depths.y")),
+                        theme=None)
+    else:
+        st.info(t("yourtrace.depths.none"))
+
+    st.subheader(t("yourtrace.labels.title"))
+    if len(views.labels):
+        st.plotly_chart(label_counts_figure(views.labels, x_title=t("yourtrace.labels.x"),
+                                            y_title=t("yourtrace.labels.y"), epoch_name=t("yourtrace.labels.epoch")),
+                        theme=None)
+    else:
+        st.info(t("yourtrace.labels.none"))
+
+
+def main() -> None:
+    st.set_page_config(page_title="LoaderLab — your trace", layout="wide")
+    st.title(t("yourtrace.title"))
+    st.write(t("yourtrace.explain"))
+    config = sidebar_config()  # drawn on every page, so the sidebar's settings survive a visit here
+    upload = st.file_uploader(t("yourtrace.upload"), type=["json"], key="trace_upload")
+    if upload is not None:
+        frame, views, error = _upload_views(upload.getvalue(), upload.name)
+        if error:
+            st.error(error)
+            return
+        st.caption(t("yourtrace.source.upload", name=upload.name, events=len(frame), batches=views.batches))
+        stem = upload.name.rsplit(".", 1)[0]
+    elif config is None:
+        return  # torch rejects the sidebar's settings: the sidebar says why
+    else:
+        frame, views = _run_views(config)
+        st.caption(t("yourtrace.source.run", events=len(frame), batches=views.batches))
+        stem = "loaderlab-trace"
+    for message in frame.attrs.get("warnings", []):
+        st.warning(message)
+    _downloads(views, stem)
+    _findings(views)
+    _views(views)
+    if frame.attrs.get("loader"):
+        with st.expander(t("yourtrace.settings")):
+            st.json(frame.attrs["loader"])
+    if upload is None:
+        with st.expander(t("code.title")):
+            st.code(torch_code(config), language="python")

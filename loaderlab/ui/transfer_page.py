@@ -1,0 +1,130 @@
+"""The "Pinned memory & GPU transfer" page: pageable vs pinned + non_blocking copies, as timelines.
+
+Wiring only: widgets → ``loaderlab.transfer`` (measured with CUDA, modelled without) → figures, and a
+short run of the sidebar's loader with ``pin_memory=True`` to show its own pin stage.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pandas as pd
+import streamlit as st
+import torch
+
+from ..figures.transfer import transfer_timeline_figure, transfer_totals_figure
+from ..scenarios.run import RunConfig
+from ..transfer import DEFAULT_GBPS, MODES, STAGES, measure_transfers, model_transfers, summarise
+from .settings import cached_run, sidebar_config, torch_code
+from .texts import t
+
+PIN_DEMO_SAMPLES = 128  # enough batches to show the stage, short enough to run in about a second
+
+
+@st.cache_data(max_entries=8, show_spinner=True)
+def _measured(batch_bytes: int, n_batches: int, compute_ms: float) -> pd.DataFrame:
+    return measure_transfers(batch_bytes, n_batches, compute_ms)
+
+
+def _controls(measured: bool) -> tuple[int, int, float, dict[str, float]]:
+    c1, c2, c3 = st.columns(3)
+    batch_mb = c1.number_input(t("transfer.control.batch_mb"), 1.0, 2048.0, 64.0, step=16.0, key="transfer_batch_mb")
+    n_batches = c2.slider(t("transfer.control.n_batches"), 2, 32, 8, key="transfer_n_batches")
+    compute_ms = c3.slider(t("transfer.control.compute_ms"), 0.0, 100.0, 10.0, step=0.5, key="transfer_compute_ms")
+    help_ = t("transfer.control.measured_help") if measured else None
+    gbps = {}
+    for column, name in zip(st.columns(3), DEFAULT_GBPS):
+        gbps[name] = column.number_input(t(f"transfer.control.{name}"), 0.1, 200.0, DEFAULT_GBPS[name], step=0.5,
+                                         key=f"transfer_{name}", disabled=measured, help=help_)
+    return int(batch_mb * 1e6), n_batches, compute_ms, gbps
+
+
+def _verdict(summary: pd.DataFrame) -> str:
+    pageable, pinned = (summary.set_index("mode").loc[m] for m in MODES)
+    if pinned["total_ms"] < pageable["total_ms"] * 0.995:
+        return t("transfer.verdict.faster", saved=1 - pinned["total_ms"] / pageable["total_ms"],
+                 overlap=pinned["overlap"])
+    if pinned["total_ms"] > pageable["total_ms"] * 1.005:
+        return t("transfer.verdict.slower", lost=pinned["total_ms"] / pageable["total_ms"] - 1,
+                 pin_ms=pinned["pin_ms"] / pinned["batches"])
+    return t("transfer.verdict.same")
+
+
+def _engine_pin_stage(config: RunConfig | None) -> None:
+    st.subheader(t("transfer.engine.title"))
+    if config is None:
+        st.info(t("transfer.engine.rejected"))
+        return
+    demo = replace(config, pin_memory=True, n_samples=min(config.n_samples, PIN_DEMO_SAMPLES), epochs=1)
+    st.write(t("transfer.engine.explain", n=PIN_DEMO_SAMPLES))
+    frame = cached_run(demo)
+    for message in frame.attrs.get("warnings", []):
+        st.warning(message)
+    pins = frame[frame["kind"].isin(["pin_begin", "pin_end"])]
+    ends = pins[pins["kind"] == "pin_end"]
+    c1, c2, c3 = st.columns(3)
+    c1.metric(t("transfer.engine.events"), len(pins))
+    c2.metric(t("transfer.engine.batches"), len(ends))
+    c3.metric(t("transfer.engine.bytes"), f"{int(ends['nbytes'].median()):,}" if len(ends) else "–")
+    details = sorted(set(pins["detail"]))
+    if not len(pins):
+        st.info(t("transfer.engine.none"))
+    elif details == [""]:
+        st.success(t("transfer.engine.pinned", n=len(ends)))
+    else:
+        st.info(t("transfer.engine.skipped", detail=", ".join(d for d in details if d)))
+    st.dataframe(pins.drop(columns=["t_ns", "label", "length", "index"]).head(8), hide_index=True)
+    with st.expander(t("code.title")):
+        st.code(torch_code(demo), language="python")
+
+
+def main() -> None:
+    st.set_page_config(page_title="LoaderLab — pinned memory", layout="wide")
+    st.title(t("transfer.title"))
+    st.write(t("transfer.explain"))
+    config = sidebar_config()
+    measured = torch.cuda.is_available()
+    batch_bytes, n_batches, compute_ms, gbps = _controls(measured)
+    table = None
+    if measured:
+        try:
+            table = _measured(batch_bytes, n_batches, compute_ms)
+            st.info(t("transfer.measured", gpu=torch.cuda.get_device_name()))
+        except RuntimeError as exc:  # out of GPU or page-locked memory, say: show the model instead
+            st.error(t("transfer.measure_failed", error=str(exc).splitlines()[0]))
+            measured = False
+    if table is None:
+        st.warning(t("transfer.modelled"))
+        st.caption(t("transfer.assumptions", pageable=gbps["pageable_gbps"], pinned=gbps["pinned_gbps"],
+                     pin=gbps["pin_gbps"]))
+        table = model_transfers(batch_bytes, n_batches, compute_ms, **gbps)
+    summary = summarise(table, batch_bytes)
+    by_mode = summary.set_index("mode")
+    c1, c2, c3 = st.columns(3)
+    c1.metric(t("transfer.metric.pageable"), f"{by_mode.loc['pageable', 'total_ms']:.1f}")
+    c2.metric(t("transfer.metric.pinned"), f"{by_mode.loc['pinned', 'total_ms']:.1f}",
+              delta=f"{by_mode.loc['pinned', 'total_ms'] - by_mode.loc['pageable', 'total_ms']:+.1f}",
+              delta_color="inverse")
+    c3.metric(t("transfer.metric.overlap"), f"{by_mode.loc['pinned', 'overlap']:.0%}")
+    if measured:
+        m1, m2, m3 = st.columns(3)
+        m1.metric(t("transfer.metric.pageable_gbps"), f"{by_mode.loc['pageable', 'copy_gbps']:.1f}")
+        m2.metric(t("transfer.metric.pinned_gbps"), f"{by_mode.loc['pinned', 'copy_gbps']:.1f}")
+        m3.metric(t("transfer.metric.pin_gbps"), f"{by_mode.loc['pinned', 'pin_gbps']:.1f}")
+    st.write(_verdict(summary))
+
+    st.subheader(t("transfer.timeline.title"))
+    st.caption(t("transfer.timeline.caption"))
+    st.plotly_chart(transfer_timeline_figure(
+        table, mode_titles={m: t(f"transfer.mode.{m}") for m in MODES},
+        stage_names={s: t(f"transfer.stage.{s}") for s in STAGES},
+        x_title=t("transfer.timeline.x"), batch_word=t("transfer.batch")), theme=None)
+    st.subheader(t("transfer.totals.title"))
+    st.plotly_chart(transfer_totals_figure(
+        summary, mode_names={m: t(f"transfer.mode.{m}_short") for m in MODES},
+        part_names={p: t(f"transfer.part.{p}") for p in ("compute", "exposed_copy", "idle")},
+        x_title=t("transfer.totals.x"), total_text=t("transfer.totals.text")), theme=None)
+    with st.expander(t("transfer.code.loop")):
+        st.code(t("transfer.loop_code"), language="python")
+
+    _engine_pin_stage(config)

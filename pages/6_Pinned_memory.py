@@ -1,0 +1,3 @@
+from loaderlab.ui.transfer_page import main
+
+main()

@@ -1,0 +1,3 @@
+from loaderlab.ui.trace_page import main
+
+main()

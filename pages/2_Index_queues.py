@@ -1,0 +1,3 @@
+from loaderlab.ui.queues_page import main
+
+main()

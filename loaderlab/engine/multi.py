@@ -246,8 +246,10 @@ class MultiProcessIter(BaseIter):
             except queue.Empty:
                 pass
         else:
-            live = [w.sentinel for i, w in enumerate(self._workers) if self._workers_status[i]]
-            wait_any([self._data_queue._reader, *live], timeout=wait_s)
+            reader = self._data_queue._reader
+            if not reader.poll():  # usually a batch is already waiting: skip building a wait set
+                live = [w.sentinel for i, w in enumerate(self._workers) if self._workers_status[i]]
+                wait_any([reader, *live], timeout=wait_s)
             try:
                 return self._data_queue.get(block=False)  # data first: a worker may die after its last put
             except queue.Empty:

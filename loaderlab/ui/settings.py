@@ -119,15 +119,29 @@ def sidebar_config() -> RunConfig | None:
 
 
 @st.cache_resource
-def _run_lock() -> threading.Lock:
+def run_lock() -> threading.Lock:
     """One run at a time per server: two overlapping runs would share 2 cores and distort both."""
     return threading.Lock()
 
 
 @st.cache_data(max_entries=16, show_spinner=True)
-def cached_run(config: RunConfig):
-    with _run_lock():
+def _cached_run(config: RunConfig):
+    with run_lock():
         return run(config)
+
+
+def cached_run(config: RunConfig):
+    """The recorded run for ``config`` (cached). If the run fails — a worker raised, collate could not
+    stack the samples — the error is shown where the page would be, and the page stops: no traceback."""
+    try:
+        return _cached_run(config)
+    except Exception as exc:  # the user's settings made the loader fail: that is the lesson, not a crash
+        text = str(exc).strip()
+        lines = text.splitlines()
+        st.error(t("error.run_failed", kind=type(exc).__name__, message=lines[-1] if lines else text))
+        with st.expander(t("error.details")):
+            st.code(text or repr(exc), language="text")
+        st.stop()
 
 
 def torch_code(config: RunConfig) -> str:

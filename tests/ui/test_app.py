@@ -61,3 +61,14 @@ def test_event_table_page_lists_events():
     table = at.dataframe[0].value
     assert {"kind", "worker", "batch", "index"} <= set(table.columns)
     assert (table["kind"] == "batch_yield").sum() == 125  # 2000 samples / batch_size 16
+
+
+def test_a_run_that_fails_shows_torchs_error_in_place():
+    at = AppTest.from_file(str(ROOT / "pages" / "1_Event_table.py"), default_timeout=TIMEOUT_S)
+    at.session_state["source"] = "stdlib_docstrings"  # ragged lengths: the default collate cannot stack them
+    at.run()
+    assert not at.exception
+    assert len(at.error) == 1
+    assert "stack expects each tensor to be equal size" in at.error[0].value
+    assert at.error[0].value.startswith("The loader failed with these settings (RuntimeError)")
+    assert _live_children() == []

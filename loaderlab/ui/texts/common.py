@@ -38,6 +38,8 @@ EN = {
     "control.seed": "seed (generator)",
     "control.epochs": "epochs",
     "error.invalid": "torch rejects these settings: {message}",
+    "error.run_failed": "The loader failed with these settings ({kind}): {message}",
+    "error.details": "What torch reported (with the worker's traceback)",
     "metric.duration": "run time (s)",
     "metric.throughput": "batches / s",
     "metric.wait": "main process waited (s)",

@@ -1,0 +1,3 @@
+from loaderlab.ui.sampling_page import main
+
+main()

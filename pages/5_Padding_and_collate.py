@@ -1,0 +1,3 @@
+from loaderlab.ui.padding_page import main
+
+main()

@@ -1,15 +1,62 @@
-"""The home page: run the loader with the sidebar's settings and show its timeline."""
+"""The home page, a pipeline tour: one batch's path through the loader, stepping batch by batch.
+
+Wiring only: the shared sidebar → the cached run → :mod:`loaderlab.figures.tour` → one figure, one note and
+one explanation per stage, and links to the other pages. Words come from :mod:`loaderlab.ui.texts.tour`.
+"""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import streamlit as st
 
-from ..figures.timeline import timeline_figure
-from ..trace import analysis
+from ..figures.tour import (BOX_NAME_KEYS, BOXES, NOTE_KEYS, SEGMENTS, batch_journey, handed_batches, journey_notes,
+                            tour_figure)
 from .settings import cached_run, sidebar_config, torch_code
 from .texts import EN, t
 
-STAGES = ("startup", "fetch", "collate", "pin", "wait", "consume", "idle")
+PAGES = Path(__file__).resolve().parents[2] / "pages"
+
+
+def _clamp(key: str, options: list[int]) -> None:
+    """A choice the new run no longer has (fewer batches) falls back to the nearest one it has."""
+    if st.session_state.get(key) not in options:
+        current = st.session_state.get(key, options[0])
+        st.session_state[key] = min(options, key=lambda o: abs(o - current))
+
+
+def _pick(frame) -> tuple[int, int] | None:
+    handed = handed_batches(frame)
+    if not len(handed):
+        return None
+    epochs = sorted(int(e) for e in handed["epoch"].unique())
+    epoch = epochs[0]
+    if len(epochs) > 1:
+        _clamp("tour_epoch", epochs)
+        epoch = st.radio(t("tour.epoch"), epochs, key="tour_epoch", horizontal=True)
+    batches = sorted(int(b) for b in handed[handed["epoch"] == epoch]["batch"])
+    _clamp("tour_batch", batches)
+    if len(batches) == 1:
+        return epoch, batches[0]
+    return epoch, st.select_slider(t("tour.pick"), batches, key="tour_batch")
+
+
+def _stages(notes: dict[str, str]) -> None:
+    st.subheader(t("tour.stages.title"))
+    for row in (BOXES[:4], BOXES[4:]):
+        for col, box in zip(st.columns(4), row):
+            with col:
+                st.markdown(f"**{t(f'tour.box.{box}', k='k')}** · {t(f'tour.stage.{box}.arg')}")
+                st.caption(t("tour.stage.this_batch", note=notes[box].replace("\n", " · ")))
+                st.write(t(f"tour.stage.{box}.text"))
+
+
+def _links() -> None:
+    st.subheader(t("tour.links.title"))
+    for page in sorted(PAGES.glob("*.py")):
+        key = f"tour.link.{page.stem}"
+        label = EN[key] if key in EN else page.stem.split("_", 1)[-1].replace("_", " ")
+        st.page_link(f"pages/{page.name}", label=label)
 
 
 def main() -> None:
@@ -18,21 +65,26 @@ def main() -> None:
     st.write(t("app.intro"))
     config = sidebar_config()
     if config is None:
+        _links()
         return
     frame = cached_run(config)
     for message in frame.attrs.get("warnings", []):
         st.warning(message)
-    spans = analysis.spans(frame)
-    wait = spans.loc[spans["stage"] == "wait", "duration_s"].sum() if len(spans) else 0.0
-    batches = int((frame["kind"] == "batch_yield").sum())
-    duration = float(frame["t_s"].iloc[-1]) if len(frame) else 0.0
-    c1, c2, c3 = st.columns(3)
-    c1.metric(t("metric.duration"), f"{duration:.2f}")
-    c2.metric(t("metric.throughput"), f"{batches / duration:.1f}" if duration else "–")
-    c3.metric(t("metric.wait"), f"{wait:.2f}")
-    st.subheader(t("timeline.title"))
-    st.caption(t("timeline.explain"))
-    names = {stage: EN[f"stage.{stage}"] for stage in STAGES}
-    st.plotly_chart(timeline_figure(spans, x_title=t("timeline.x"), stage_names=names), theme=None)
+    st.header(t("tour.title"))
+    st.write(t("tour.explain"))
+    picked = _pick(frame)
+    if picked is None:
+        st.info(t("tour.none"))
+    else:
+        journey = batch_journey(frame, *picked)
+        notes = journey_notes(journey, {k: t(f"tour.note.{k}") for k in NOTE_KEYS})
+        who = t("tour.who.main") if journey.worker is None else t("tour.who.worker", k=journey.worker)
+        fig = tour_figure(journey, box_names={b: t(f"tour.box.{b}") for b in BOX_NAME_KEYS}, notes=notes,
+                          segment_names={s: t(f"tour.segment.{s}") for s in SEGMENTS},
+                          title=t("tour.figure.title", batch=journey.batch, epoch=journey.epoch, who=who),
+                          x_title=t("tour.x"))
+        st.plotly_chart(fig, theme=None, key="tour_figure")
+        _stages(notes)
     with st.expander(t("code.title")):
         st.code(torch_code(config), language="python")
+    _links()

@@ -25,24 +25,15 @@ def _live_children():
     return [p for p in psutil.Process().children(recursive=True) if p.status() != psutil.STATUS_ZOMBIE]
 
 
-def test_home_page_runs_and_draws_a_timeline_lane_per_process():
+def test_home_page_runs_and_tours_the_first_batch():
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT_S).run()
     assert not at.exception
     assert at.title[0].value.startswith("LoaderLab")
     charts = at.get("plotly_chart")
     assert len(charts) == 1
     spec = json.loads(charts[0].proto.spec)
-    lanes = {y for trace in spec["data"] for y in trace["y"]}
-    assert lanes == {"main", "worker 0", "worker 1"}
+    assert spec["layout"]["title"]["text"] == "Batch 0 of epoch 0, made by worker 0"
     assert _live_children() == []
-
-
-def test_changing_num_workers_reruns_with_that_many_lanes():
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT_S).run()
-    at.slider(key="num_workers").set_value(3).run()
-    assert not at.exception
-    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
-    assert {y for trace in spec["data"] for y in trace["y"]} == {"main", "worker 0", "worker 1", "worker 2"}
 
 
 def test_invalid_combination_shows_torchs_message_not_a_traceback():

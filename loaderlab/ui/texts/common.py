@@ -40,9 +40,6 @@ EN = {
     "error.invalid": "torch rejects these settings: {message}",
     "error.run_failed": "The loader failed with these settings ({kind}): {message}",
     "error.details": "What torch reported (with the worker's traceback)",
-    "metric.duration": "run time (s)",
-    "metric.throughput": "batches / s",
-    "metric.wait": "main process waited (s)",
     "timeline.title": "Who did what, when",
     "timeline.explain": ("One lane per process. Blue: a worker fetching one sample; orange: collating a batch; "
                          "red: your loop waiting for the next batch; green: your training step."),

@@ -1,0 +1,172 @@
+"""The "Worker timelines" page: a Gantt of every process, the stalls it shows, and a sweep of num_workers.
+
+Wiring only: the shared sidebar → the cached run → ``loaderlab.trace`` tables and findings →
+:mod:`loaderlab.figures.timeline` and :mod:`loaderlab.figures.sweep`. The sweep re-runs the sidebar's
+settings for each ``num_workers`` (one epoch each), cached per settings.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass, replace
+
+import pandas as pd
+import streamlit as st
+
+from ..figures.sweep import sweep_figure
+from ..figures.timeline import COLOURS, STALL_KINDS, split_capped_idle, stall_spans, timeline_figure
+from ..scenarios.run import RunConfig, run
+from ..trace import analysis
+from ..trace.findings import stall_findings
+from ..trace.tables import prefetch_cap
+from .settings import MAX_WORKERS, cached_run, run_lock, sidebar_config, torch_code
+from .texts import t
+
+MAX_SPANS = 10_000  # a Gantt of bar traces stays responsive up to about this many bars (notes/streamlit.md)
+SWEEP_MOST = min(4, MAX_WORKERS)
+STALL_COLUMNS = ["kind", "epoch", "batch", "worker", "index", "message"]
+VERDICTS = ("loader_bound", "model_bound")
+
+
+def cores() -> int:
+    """The cores this process may run on (a container or taskset can give fewer than the machine has)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+def sweep_config(config: RunConfig, num_workers: int) -> RunConfig:
+    """``config`` with ``num_workers`` workers for one epoch; without workers torch wants neither
+    ``persistent_workers`` nor a ``timeout``, which a throughput measurement does not need."""
+    keep = num_workers > 0
+    return replace(config, num_workers=num_workers, epochs=1, persistent_workers=config.persistent_workers and keep,
+                   timeout=config.timeout if keep else 0.0)
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def sweep_table(config: RunConfig, most: int) -> pd.DataFrame:
+    """``num_workers, batches_per_s`` for 0..``most`` workers, each a one-epoch run of ``config``."""
+    out = []
+    for n in range(most + 1):
+        rate = math.nan
+        # A run that fails (a worker raised) has no rate; the sidebar's own run shows the error.
+        try:
+            with run_lock():  # one run at a time per server, like the sidebar's runs
+                frame = run(sweep_config(config, n))
+        except Exception:  # noqa: BLE001
+            frame = None
+        if frame is not None:
+            tp = analysis.throughput(frame)
+            rate = float(tp["batches"].sum() / tp["duration_s"].sum()) if len(tp) else math.nan
+        out.append({"num_workers": n, "batches_per_s": rate})
+    return pd.DataFrame(out)
+
+
+@dataclass(frozen=True)
+class Views:
+    """What the page draws for one run, computed once per settings (the trace tables take a while)."""
+
+    spans: pd.DataFrame  # analysis.spans with capped idle split out, at most MAX_SPANS
+    total_spans: int
+    marks: pd.DataFrame  # the spans the stalls are blamed on
+    stalls: pd.DataFrame  # STALL_COLUMNS
+    verdicts: list  # the loader-bound / model-bound sentences
+    batches_per_s: float
+    wait_s: float
+    wait_share: float
+    busy: float  # mean busy fraction of the workers (NaN without workers)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def views(config: RunConfig) -> Views:
+    frame = cached_run(config)
+    findings = stall_findings(frame)
+    found = [f for f in findings if f.kind in STALL_KINDS]
+    stalls = pd.DataFrame([{c: getattr(f, c) for c in STALL_COLUMNS} for f in found], columns=STALL_COLUMNS)
+    spans = analysis.spans(frame)
+    total = len(spans)
+    spans = split_capped_idle(spans.head(MAX_SPANS), analysis.queue_depths(frame), prefetch_cap(frame))
+    tp, waits, util = analysis.throughput(frame), analysis.wait_totals(frame), analysis.worker_utilisation(frame)
+    duration, wait, consume = tp["duration_s"].sum(), waits["wait_s"].sum(), waits["consume_s"].sum()
+    return Views(spans=spans, total_spans=total, marks=stall_spans(spans, stalls), stalls=stalls,
+                 verdicts=[f.message for f in findings if f.kind in VERDICTS],
+                 batches_per_s=tp["batches"].sum() / duration if duration > 0 else math.nan, wait_s=float(wait),
+                 wait_share=wait / (wait + consume) if wait + consume > 0 else math.nan,
+                 busy=float(util["busy_fraction"].mean()) if len(util) else math.nan)
+
+
+def _number(value: float, spec: str) -> str:
+    return "–" if math.isnan(value) else format(value, spec)
+
+
+def _metrics(v: Views) -> None:
+    cols = st.columns(4)
+    cols[0].metric(t("timelines.metric.throughput"), _number(v.batches_per_s, ".1f"))
+    cols[1].metric(t("timelines.metric.wait"), _number(v.wait_s, ".2f"))
+    cols[2].metric(t("timelines.metric.wait_share"), _number(v.wait_share, ".0%"))
+    cols[3].metric(t("timelines.metric.busy"), _number(v.busy, ".0%"))
+
+
+def _gantt(v: Views) -> None:
+    st.subheader(t("timelines.gantt.title"))
+    if v.total_spans > MAX_SPANS:
+        st.caption(t("timelines.cut", shown=MAX_SPANS, total=v.total_spans))  # sorted by start: the beginning
+    names = {stage: t(f"timelines.stage.{stage}") for stage in COLOURS}
+    fig = timeline_figure(v.spans, x_title=t("timelines.x"), stage_names=names, marks=v.marks,
+                          mark_name=t("timelines.mark"))
+    st.plotly_chart(fig, theme=None, key="timelines_gantt")
+
+
+def _stall_table(stalls: pd.DataFrame) -> None:
+    st.subheader(t("timelines.stalls.title"))
+    if not len(stalls):
+        st.success(t("timelines.stalls.none"))
+        return
+    st.caption(t("timelines.stalls.explain"))
+    table = stalls.assign(kind=stalls["kind"].map(lambda k: t(f"timelines.kind.{k}")))
+    for column in ("epoch", "batch", "worker", "index"):  # None: the stall is not about one of these
+        table[column] = ["" if v is None or pd.isna(v) else str(int(v)) for v in table[column]]
+    st.table(table.rename(columns={c: t(f"timelines.col.{c}") for c in STALL_COLUMNS}), hide_index=True)
+
+
+def _sweep(config: RunConfig) -> None:
+    st.subheader(t("timelines.sweep.title"))
+    n_cores = cores()
+    st.write(t("timelines.sweep.explain", most=SWEEP_MOST, cores=n_cores))
+    if st.button(t("timelines.sweep.button"), key="timelines_sweep"):
+        st.session_state["timelines_sweep_for"] = config
+    swept_for = st.session_state.get("timelines_sweep_for")
+    if swept_for is None:
+        return
+    if swept_for != config:
+        st.caption(t("timelines.sweep.stale"))
+        return
+    with st.spinner(t("timelines.sweep.running")):
+        table = sweep_table(config, SWEEP_MOST)
+    st.plotly_chart(sweep_figure(table, cores=n_cores, measured_name=t("timelines.sweep.measured"),
+                                 ideal_name=t("timelines.sweep.ideal"), cores_name=t("timelines.sweep.cores"),
+                                 x_title=t("timelines.sweep.x"), y_title=t("timelines.sweep.y")),
+                    theme=None, key="timelines_sweep_chart")
+
+
+def main() -> None:
+    st.set_page_config(page_title="LoaderLab — worker timelines", layout="wide")
+    st.title(t("timelines.title"))
+    st.write(t("timelines.explain"))
+    st.caption(t("timelines.try"))
+    config = sidebar_config()
+    if config is None:
+        return
+    frame = cached_run(config)
+    for message in frame.attrs.get("warnings", []):
+        st.warning(message)
+    v = views(config)
+    _metrics(v)
+    for sentence in v.verdicts:
+        st.info(sentence)
+    _gantt(v)
+    _stall_table(v.stalls)
+    _sweep(config)
+    with st.expander(t("code.title")):
+        st.code(torch_code(config), language="python")

@@ -1,0 +1,3 @@
+from loaderlab.ui.timelines_page import main
+
+main()

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import streamlit as st
 
+from .language import page_setup
 from .settings import cached_run, sidebar_config
 from .texts import t
 
 
 def main() -> None:
-    st.set_page_config(page_title="LoaderLab — events", layout="wide")
+    page_setup()
     st.title(t("events.title"))
     st.write(t("events.explain"))
     config = sidebar_config()

@@ -12,6 +12,7 @@ import streamlit as st
 
 from ..figures.tour import (BOX_NAME_KEYS, BOXES, NOTE_KEYS, SEGMENTS, batch_journey, handed_batches, journey_notes,
                             tour_figure)
+from .language import page_setup
 from .settings import cached_run, sidebar_config, torch_code
 from .texts import EN, t
 
@@ -60,7 +61,7 @@ def _links() -> None:
 
 
 def main() -> None:
-    st.set_page_config(page_title="LoaderLab", layout="wide")
+    page_setup()
     st.title(t("app.title"))
     st.write(t("app.intro"))
     config = sidebar_config()

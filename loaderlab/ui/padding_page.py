@@ -17,6 +17,7 @@ from ..scenarios.run import RunConfig, labels_and_lengths
 from ..trace.audits import padding_audit, samples
 from ..trace.findings import padding_findings
 from .page_runs import default_collate_error
+from .language import page_setup
 from .settings import cached_run, sidebar_config, torch_code
 from .texts import t
 
@@ -48,7 +49,7 @@ def _grids(runs: dict, n: int) -> None:
 
 
 def main() -> None:
-    st.set_page_config(page_title="LoaderLab — padding", layout="wide")
+    page_setup()
     st.title(t("padding.title"))
     st.write(t("padding.explain"))
     st.caption(t("padding.try"))

@@ -13,6 +13,7 @@ import streamlit as st
 from ..figures.queues import queue_animation_figure, queue_depth_figure, queue_snapshots
 from ..trace import analysis
 from ..trace.findings import stall_findings
+from .language import page_setup
 from .settings import cached_run, sidebar_config, torch_code
 from .texts import t
 
@@ -27,7 +28,7 @@ def _peak(depths, queue: str) -> int:
 
 
 def main() -> None:
-    st.set_page_config(page_title="LoaderLab — index queues", layout="wide")
+    page_setup()
     st.title(t("queues.title"))
     st.write(t("queues.explain"))
     st.caption(t("queues.try"))

@@ -22,6 +22,7 @@ from ..scenarios.run import RunConfig, labels_and_lengths
 from ..trace.audits import label_audit
 from ..trace.findings import label_findings
 from .page_runs import weights_run
+from .language import page_setup
 from .settings import cached_run, run_lock, sidebar_config, torch_code
 from .texts import t
 
@@ -100,7 +101,7 @@ def _mistake(config: RunConfig, labels: list, class_weights: dict) -> None:
 
 
 def main() -> None:
-    st.set_page_config(page_title="LoaderLab — sampling", layout="wide")
+    page_setup()
     st.title(t("sampling.title"))
     st.write(t("sampling.explain"))
     st.caption(t("sampling.try"))

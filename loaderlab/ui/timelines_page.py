@@ -20,6 +20,7 @@ from ..scenarios.run import RunConfig, run
 from ..trace import analysis
 from ..trace.findings import stall_findings
 from ..trace.tables import prefetch_cap
+from .language import page_setup
 from .settings import MAX_WORKERS, cached_run, run_lock, sidebar_config, torch_code
 from .texts import t
 
@@ -151,7 +152,7 @@ def _sweep(config: RunConfig) -> None:
 
 
 def main() -> None:
-    st.set_page_config(page_title="LoaderLab — worker timelines", layout="wide")
+    page_setup()
     st.title(t("timelines.title"))
     st.write(t("timelines.explain"))
     st.caption(t("timelines.try"))

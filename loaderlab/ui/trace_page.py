@@ -22,6 +22,7 @@ from ..trace.audits import label_audit
 from ..trace.chrome import to_chrome_trace
 from ..trace.findings import all_findings
 from ..trace.io import TraceFileError, load_trace_bytes, trace_document
+from .language import page_setup
 from .settings import cached_run, sidebar_config, torch_code
 from .texts import EN, t
 
@@ -133,7 +134,7 @@ def _views(views: Views) -> None:
 
 
 def main() -> None:
-    st.set_page_config(page_title="LoaderLab — your trace", layout="wide")
+    page_setup()
     st.title(t("yourtrace.title"))
     st.write(t("yourtrace.explain"))
     config = sidebar_config()  # drawn on every page, so the sidebar's settings survive a visit here

@@ -15,6 +15,7 @@ import torch
 from ..figures.transfer import transfer_timeline_figure, transfer_totals_figure
 from ..scenarios.run import RunConfig
 from ..transfer import DEFAULT_GBPS, MODES, STAGES, measure_transfers, model_transfers, summarise
+from .language import page_setup
 from .settings import cached_run, sidebar_config, torch_code
 from .texts import t
 
@@ -79,7 +80,7 @@ def _engine_pin_stage(config: RunConfig | None) -> None:
 
 
 def main() -> None:
-    st.set_page_config(page_title="LoaderLab — pinned memory", layout="wide")
+    page_setup()
     st.title(t("transfer.title"))
     st.write(t("transfer.explain"))
     config = sidebar_config()

@@ -24,7 +24,7 @@ from ..trace.findings import label_findings
 from .page_runs import weights_run
 from .language import page_setup
 from .settings import cached_run, run_lock, sidebar_config, torch_code
-from .texts import t
+from .texts import language, t
 
 SHOW = {"error": st.error, "warning": st.warning, "info": st.info}
 
@@ -74,7 +74,7 @@ def _findings(runs: dict, intended: dict) -> None:
     if not found:
         st.caption(t("sampling.findings.none"))
     for name, f in found:
-        SHOW.get(f.severity, st.info)(f"**{name}** — {f.message}")
+        SHOW.get(f.severity, st.info)(f"**{name}** — {f.text(language())}")
 
 
 def _mistake(config: RunConfig, labels: list, class_weights: dict) -> None:
@@ -114,7 +114,11 @@ def main() -> None:
     labels, lengths = labels_and_lengths(config)
     counts = Counter(labels)
     names = _label_names(config, sorted(counts))
-    base = replace(config, batch_sampler="default")
+    # Neither timing nor workers change which samples are drawn (torch draws the base seed from the generator
+    # with or without workers; tests/ui/test_sampling_and_padding.py checks); dropping both keeps four runs quick.
+    base = replace(config, batch_sampler="default", num_workers=0, persistent_workers=False, cost_ms=0.0,
+                   straggler_ms=0.0, slow_factor=1.0, consumer_ms=0.0)
+    st.caption(t("sampling.no_cost"))
     if config.batch_sampler != "default":
         st.caption(t("sampling.bucket_ignored"))
     if len(set(lengths)) > 1 and config.collate == "default":

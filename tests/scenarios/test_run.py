@@ -80,3 +80,28 @@ def test_bad_uploads_get_one_clear_sentence(data, fragment):
 def test_good_upload_round_trips():
     assert sources.parse_upload(b"label,length\n0,3\n2,5\n") == ((0, 2), (3, 5))
     assert sources.parse_upload(b"label\n1\n0\n") == ((1, 0), (8, 8))
+
+
+def _drawn(frame) -> list[str]:
+    return frame.loc[frame["kind"] == "sampler_yield", "detail"].tolist()
+
+
+@pytest.mark.parametrize("changes", [dict(shuffle=True), dict(sampler="weighted", imbalance=0.9),
+                                     dict(sampler="weighted", replacement=False, imbalance=0.9)])
+def test_workers_do_not_change_which_samples_are_drawn(changes):
+    # The sampling page runs with num_workers=0 on this fact: torch draws the base seed from the generator
+    # with or without workers, so the sampler sees the same generator state either way.
+    config = replace(RunConfig(n_samples=120, cost_ms=0.0, consumer_ms=0.0, batch_size=8), **changes)
+    with_workers = run(replace(config, num_workers=2))
+    without = run(replace(config, num_workers=0))
+    assert _drawn(with_workers) == _drawn(without)
+    assert len(_drawn(without)) == 15
+
+
+def test_torch_draws_the_same_batches_with_and_without_workers():
+    def batches(num_workers):
+        loader = torch.utils.data.DataLoader(list(range(40)), batch_size=4, shuffle=True, num_workers=num_workers,
+                                             generator=torch.Generator().manual_seed(3))
+        return [b.tolist() for b in loader]
+
+    assert batches(0) == batches(2)

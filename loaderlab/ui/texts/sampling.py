@@ -20,6 +20,10 @@ EN = {
     "sampling.padded": (
         "The samples of this dataset differ in length, so these runs use the padding collate_fn (the default "
         "collate would fail; see the Padding & collate page). It does not change which samples are drawn."),
+    "sampling.no_cost": (
+        "The runs on this page use num_workers=0 and skip the per-sample cost, the straggler and your training "
+        "step: which samples a sampler draws depends on none of them (the same seed gives the same batches), "
+        "and four runs stay quick. The worker pages show the timing."),
     "sampling.replacement": "replacement (both WeightedRandomSampler runs)",
     "sampling.replacement_help": (
         "WeightedRandomSampler(…, replacement=…). With replacement=False each sample is drawn at most once."),
@@ -110,4 +114,117 @@ EN = {
         "sampler = WeightedRandomSampler(weights, num_samples=len(dataset))"),
     "sampling.findings": "What these runs show",
     "sampling.findings.none": "Nothing to flag in these runs.",
+}
+
+KO = {
+    "sampling.title": "샘플링과 클래스 불균형",
+    "sampling.explain": (
+        "샘플러는 한 에폭에서 어떤 샘플을 뽑을지 정합니다. `shuffle=True`(`RandomSampler`)는 모든 샘플을 한 번씩 "
+        "뽑으므로 각 배치는 데이터 자체의 클래스 비율을 닮습니다. `WeightedRandomSampler`는 가중치에 비례하는 "
+        "확률로 샘플을 뽑으므로, 클래스 빈도의 역수를 가중치로 주면 균형 잡힌 배치가 나옵니다. 다만 그 방법은 "
+        "소수 클래스 샘플을 여러 번 뽑고 다수 클래스 샘플을 빼놓는 것입니다. 아래에서 같은 데이터셋을 두 샘플러와, "
+        "직접 고치는 클래스 가중치를 쓰는 세 번째 샘플러로 실행합니다."),
+    "sampling.try": (
+        "해 보기: 사이드바에서 레이블 0의 비율을 0.95로 설정하고(또는 표준 라이브러리 파일 데이터셋을 고르고), "
+        "`replacement`를 끈 뒤 클래스 가중치를 고쳐 보세요."),
+    "sampling.needs_map": (
+        "샘플러는 데이터셋 인덱스를 고르므로 맵 스타일 데이터셋이 필요합니다. IterableDataset은 순서를 스스로 "
+        "정합니다. 사이드바의 데이터셋 종류에서 \"맵 스타일 데이터셋\"을 고르세요."),
+    "sampling.bucket_ignored": (
+        "사이드바의 `batch_sampler`가 버킷으로 설정되어 있습니다. batch_sampler는 샘플러를 대신하므로, 이 페이지의 "
+        "모든 실행은 torch의 기본 BatchSampler를 씁니다."),
+    "sampling.padded": (
+        "이 데이터셋의 샘플은 길이가 달라서 이 실행들은 패딩하는 collate_fn을 씁니다(기본 콜레이트는 실패합니다. "
+        "패딩과 콜레이트 페이지를 보세요). 어떤 샘플이 뽑히는지는 바뀌지 않습니다."),
+    "sampling.no_cost": (
+        "이 페이지의 실행은 num_workers=0으로 돌고 샘플당 비용, 느린 샘플, 학습 단계를 건너뜁니다. 샘플러가 어떤 "
+        "샘플을 뽑는지는 그 어느 것과도 상관이 없고(같은 시드면 같은 배치), 네 번의 실행이 빨리 끝납니다. 시간은 "
+        "워커를 다루는 페이지에서 보세요."),
+    "sampling.replacement": "replacement (WeightedRandomSampler 두 실행 모두)",
+    "sampling.replacement_help": (
+        "WeightedRandomSampler(…, replacement=…). replacement=False이면 각 샘플은 많아야 한 번 뽑힙니다."),
+    "sampling.weights.title": "내 클래스 가중치",
+    "sampling.weights.explain": (
+        "클래스마다 가중치 하나이며, 세 번째 실행은 모든 샘플에 그 클래스의 가중치를 줍니다. 시작값은 빈도 역수의 "
+        "제곱근으로, 빈도 역수 그대로보다 흔히 쓰는 부드러운 선택입니다. 비율만 중요합니다: 샘플러가 정규화합니다."),
+    "sampling.weights.class": "클래스",
+    "sampling.weights.samples": "데이터셋의 샘플 수",
+    "sampling.weights.weight": "가중치",
+    "sampling.label": "레이블 {label}",
+    "sampling.run.random": "RandomSampler (shuffle=True)",
+    "sampling.run.inverse": "WeightedRandomSampler, 클래스 빈도의 역수",
+    "sampling.run.yours": "WeightedRandomSampler, 내 클래스 가중치",
+    "sampling.run.failed": "내 가중치로 한 실행이 실패했습니다. torch의 메시지:",
+    "sampling.batches.title": "배치별 레이블",
+    "sampling.batches.explain": (
+        "막대 하나가 배치 하나이며 레이블별로 쌓여 있고, 학습 루프가 배치를 받은 순서대로입니다. 재생을 눌러 "
+        "배치가 도착하는 모습을 보거나 슬라이더를 끌어 보세요."),
+    "sampling.batches.x": "배치 (학습 루프가 받은 순서, 에폭은 이어서)",
+    "sampling.batches.y": "배치 안의 샘플 수",
+    "sampling.batches.y_grouped": "배치 {g}개당 샘플 수",
+    "sampling.batches.hover": "%{fullData.name}: 샘플 %{y}개<br>에폭 %{customdata[0]}, 배치 #%{customdata[1]}",
+    "sampling.batches.hover_grouped": (
+        "%{fullData.name}: 샘플 %{y}개<br>배치 #%{customdata[1]}–#%{customdata[2]}"),
+    "sampling.batches.slider": "받은 배치 수: ",
+    "sampling.play": "▶ 재생",
+    "sampling.pause": "❚❚ 일시정지",
+    "sampling.shares.title": "에폭별로 실제 클래스 비율과 의도한 비율",
+    "sampling.shares.explain": (
+        "회색: 데이터셋에서 각 클래스의 비율. 테두리: 샘플러의 가중치가 노리는 비율(shuffle=True이면 데이터 자체의 "
+        "비율). 파랑: 그 에폭이 실제로 내놓은 비율."),
+    "sampling.shares.data": "데이터셋의 비율",
+    "sampling.shares.intended": "가중치가 의도한 비율",
+    "sampling.shares.epoch": "실제 비율, 에폭 {epoch}",
+    "sampling.shares.x": "클래스",
+    "sampling.shares.y": "에폭 샘플 중 비율",
+    "sampling.coverage.title": "한 에폭이 실제로 본 서로 다른 샘플 수",
+    "sampling.coverage.explain": (
+        "replacement가 켜진 WeightedRandomSampler의 한 에폭은 `num_samples`번 뽑지만, 많은 뽑기가 같은 소수 클래스 "
+        "샘플을 되풀이하고 다수 클래스 샘플은 보이지 않습니다. RandomSampler는 모든 샘플을 정확히 한 번씩 봅니다."),
+    "sampling.coverage.drawn": "뽑은 샘플 수",
+    "sampling.coverage.distinct": "서로 다른 샘플 수",
+    "sampling.coverage.unseen": "한 번도 뽑히지 않음",
+    "sampling.coverage.epoch": "{run}, 에폭 {epoch}",
+    "sampling.coverage.y": "샘플 수",
+    "sampling.metric.distinct": "서로 다른 샘플 / 뽑은 샘플",
+    "sampling.metric.distinct_value": "{distinct} / {drawn}",
+    "sampling.replacement.title": "replacement=False가 데이터 자체의 비율로 되돌아가는 이유",
+    "sampling.replacement.explain": (
+        "비복원 추출에서는 뽑힌 샘플이 후보에서 빠집니다. 가중치가 큰 소수 클래스 샘플이 먼저 뽑히고, 그것들이 "
+        "바닥나면 에폭은 다수 클래스로만 이어질 수 있습니다. 보통 설정대로 `num_samples = len(dataset)`번 뽑으라고 "
+        "하면 모든 샘플을 정확히 한 번씩 뽑아야 하므로, 가중치가 무엇이든 에폭의 클래스 비율은 데이터와 똑같습니다. "
+        "가중치는 순서만 바꿉니다(소수 클래스 샘플이 에폭 앞쪽에 몰림). 한 클래스를 더 많이 뽑으려면 "
+        "`replacement=True`(기본값)가 필요합니다."),
+    "sampling.replacement.now_off": (
+        "지금은 replacement=False입니다: 가중치를 쓴 실행의 파란 막대를 회색 막대와 비교해 보세요. 둘이 같고, "
+        "위의 앞쪽 배치에는 뒤쪽 배치보다 소수 클래스가 더 많습니다."),
+    "sampling.replacement.now_on": (
+        "지금은 replacement=True입니다: 가중치를 쓴 실행은 의도한 비율에 닿지만 샘플을 되풀이합니다(아래의 서로 다른 "
+        "샘플 수를 보세요). "
+        "replacement를 끄면 비율이 데이터 자체의 비율로 돌아가는 것을 볼 수 있습니다."),
+    "sampling.mistake.title": "클래스마다 가중치 하나: torch가 잡아 주지 않는 실수",
+    "sampling.mistake.explain": (
+        "`WeightedRandomSampler(weights, num_samples)`는 *샘플*마다 가중치 하나를 원합니다: `len(weights)`는 "
+        "`len(dataset)`과 같아야 합니다. 클래스마다 가중치 하나를 넘기는 것은 흔한 실수인데, torch는 예외를 내지 "
+        "않습니다. `range(len(weights))`에서 인덱스를 `num_samples`번 뽑으므로, 에폭 전체가 데이터셋 인덱스 0부터 "
+        "{last}까지만 되풀이됩니다. 아래는 표의 클래스 가중치 {k}개를 `weights`로 넘겨 이 데이터셋으로 실제로 "
+        "실행한 결과입니다."),
+    "sampling.mistake.wrong": "틀림: 클래스마다 가중치 하나",
+    "sampling.mistake.right": "맞음: 샘플마다 가중치 하나",
+    "sampling.mistake.result": (
+        "에폭에서 샘플을 {drawn}개 뽑았지만 서로 다른 샘플은 {distinct}개뿐입니다(데이터셋 인덱스 {indices}). "
+        "전체 샘플은 {dataset_len}개입니다."),
+    "sampling.mistake.error": (
+        "이번에는 torch가 실패합니다. replacement=False이면 가중치 개수보다 많은 샘플을 뽑을 수 없기 때문입니다. "
+        "하지만 첫 배치에서야 실패하고, 메시지도 가중치의 길이가 아니라 다항 분포 샘플링에 관한 것입니다:"),
+    "sampling.mistake.code_wrong": (
+        "class_weights = [{weights}]  # 클래스마다 하나\n"
+        "sampler = WeightedRandomSampler(class_weights, num_samples=len(dataset))\n"
+        "# dataset[0] … dataset[{last}]만 뽑힘"),
+    "sampling.mistake.code_right": (
+        "class_weights = [{weights}]  # 클래스마다 하나\n"
+        "weights = [class_weights[label] for label in labels]  # 샘플마다 하나\n"
+        "sampler = WeightedRandomSampler(weights, num_samples=len(dataset))"),
+    "sampling.findings": "이 실행들에서 보이는 것",
+    "sampling.findings.none": "이 실행들에는 알릴 것이 없습니다.",
 }

@@ -74,6 +74,18 @@ a LoaderLab trace file (JSON). A factory file looks like this:
 
 A stock torch.utils.data.DataLoader works too, but torch hides its queues: the
 trace then lacks queue hops, reordering and worker start-up.
+
+With --world-size N (2-4), N ranks run as separate processes in one
+torch.distributed process group (gloo on 127.0.0.1), and each calls
+FACTORY(rank, world_size), after init_process_group, for its own DataLoader:
+
+  def make_loader(rank, world_size):
+      dataset = MyDataset()
+      sampler = DistributedSampler(dataset, num_replicas=world_size, rank=rank)
+      return DataLoader(dataset, batch_size=32, sampler=sampler, num_workers=2)
+
+Before each epoch sampler.set_epoch(epoch) is called, as a training loop should
+(--no-set-epoch leaves it out). The trace then has a rank column.
 """
 
 
@@ -95,19 +107,27 @@ def build_parser() -> argparse.ArgumentParser:
                "  python -m loaderlab record mypackage.data:make_loader   # a module importable from here\n")
     record.add_argument("target", metavar="MODULE_OR_FILE:FACTORY",
                         help="a .py file or dotted module name, a colon, and the name of a zero-argument "
-                             "function in it that returns a DataLoader")
+                             "function in it that returns a DataLoader (with --world-size: FACTORY(rank, world_size))")
     record.add_argument("-o", "--output", default="trace.json", metavar="TRACE.json",
                         help="where to write the trace (default: trace.json)")
     record.add_argument("--batches", type=_positive_int, default=None, metavar="N",
                         help="stop each epoch after N batches (default: run whole epochs)")
     record.add_argument("--epochs", type=_positive_int, default=1, metavar="E",
                         help="how many epochs to run (default: 1)")
+    record.add_argument("--world-size", type=int, default=None, metavar="N",
+                        help="run N ranks (2-4) in a torch.distributed process group; FACTORY(rank, world_size) "
+                             "builds each rank's DataLoader (default: one process, FACTORY())")
+    record.add_argument("--no-set-epoch", dest="set_epoch", action="store_false",
+                        help="with --world-size: do not call sampler.set_epoch(epoch) before each epoch")
 
     report = commands.add_parser(
         "report", help="print a plain-text summary of a trace and what it suggests", formatter_class=raw,
         description="Load a trace written by `record` and print where the time went and what to try.",
-        epilog="example:\n  python -m loaderlab report trace.json\n")
+        epilog="examples:\n  python -m loaderlab report trace.json\n"
+               "  python -m loaderlab report trace.json --lang ko   # 한국어 보고서\n")
     report.add_argument("trace", metavar="TRACE.json", help="a trace file written by `python -m loaderlab record`")
+    report.add_argument("--lang", choices=("en", "ko"), default="en",
+                        help="the report's language: en (English, the default) or ko (Korean)")
 
     export = commands.add_parser(
         "export", help="convert a trace for Perfetto / chrome://tracing", formatter_class=raw,
@@ -252,6 +272,8 @@ def cmd_record(args: argparse.Namespace) -> None:
     if not os.path.isdir(folder):  # checked first: a long recording should not be lost to a typo
         raise UserError(f"cannot write {args.output}: there is no folder {folder}")
     factory, name = _import_target(args.target)
+    if args.world_size is not None:
+        return _record_ranks(args, factory, name)
     loader = _make_loader(factory, name)
     progress = _Progress(loader, args.batches, args.epochs)
     try:
@@ -264,6 +286,24 @@ def cmd_record(args: argparse.Namespace) -> None:
     seconds = frame["t_s"].iloc[-1] if len(frame) else 0.0
     print(f"wrote {args.output}: {len(frame)} events, {progress.count} batches in {args.epochs} epoch(s), "
           f"{seconds:.3f} s. Next: python -m loaderlab report {args.output}")
+
+
+def _record_ranks(args: argparse.Namespace, factory: Callable[..., Any], name: str) -> None:
+    """``record --world-size N``: the ranks and their merge live in :mod:`loaderlab.trace.ranks`."""
+    from .trace.io import save_trace
+    from .trace.ranks import DistributedRunError, record_ranks
+
+    try:
+        frame = record_ranks(factory, args.world_size, args.epochs, max_batches=args.batches,
+                             set_epoch=args.set_epoch, timeout_s=24 * 3600.0)
+    except (ValueError, TypeError) as exc:  # arguments rejected before any rank started
+        raise UserError(str(exc)) from None
+    except DistributedRunError as exc:
+        raise UserError(f"recording {name} across {args.world_size} ranks failed: {exc.failure.line()}") from None
+    _write(save_trace, frame, args.output)
+    batches = int((frame["kind"] == "batch_yield").sum())
+    print(f"wrote {args.output}: {len(frame)} events from {args.world_size} ranks, {batches} batches in "
+          f"{args.epochs} epoch(s), {frame['t_s'].iloc[-1]:.3f} s. Next: python -m loaderlab report {args.output}")
 
 
 # --- report and export -----------------------------------------------------------------------------
@@ -307,8 +347,9 @@ def cmd_report(args: argparse.Namespace) -> None:
     except ModuleNotFoundError as exc:
         if exc.name != "loaderlab.trace.findings":
             raise
-        report_text = summary_text
-    print(report_text(frame))
+        print(summary_text(frame))
+        return
+    print(report_text(frame, args.lang))
 
 
 def cmd_export(args: argparse.Namespace) -> None:

@@ -69,6 +69,14 @@ def make_failing():
     return DataLoader(Broken(), batch_size=2)
 
 
+def keep_graph(samples):
+    return torch.stack(samples).float().requires_grad_() * 1.0  # still attached to autograd
+
+
+def make_unpicklable():
+    return DataLoader(Squares(), batch_size=2, num_workers=1, collate_fn=keep_graph)
+
+
 not_a_function = 3
 '''
 
@@ -193,6 +201,15 @@ def test_report_prints_a_summary(in_workdir, capsys):
     assert captured.out.strip() and not captured.err
 
 
+def test_report_in_korean(in_workdir, capsys):
+    assert main(["report", "given.json", "--lang", "ko"]) == 0
+    captured = capsys.readouterr()
+    assert not captured.err
+    out = captured.out
+    assert out.startswith("LoaderLab 보고서\n") and "처리량:" in out and "워커 0(pid" in out
+    assert "Throughput" not in out and "num_workers=2" in out  # setting names stay as code
+
+
 def test_export_writes_a_chrome_trace(in_workdir, capsys):
     assert main(["export", "given.json", "--chrome", "given.chrome.json"]) == 0
     assert "ui.perfetto.dev" in capsys.readouterr().out
@@ -224,10 +241,13 @@ def test_replay_reruns_with_new_settings_and_saves(in_workdir, capsys):
     (["record", "imports_missing.py:make"],
      "importing imports_missing.py raised ModuleNotFoundError: No module named 'no_such_package_anywhere'"),
     (["record", "toy_data.py:make_failing"], "recording toy_data.py:make_failing failed after 0 batches: KeyError"),
+    (["record", "toy_data.py:make_unpicklable"], "UnsentBatchError: DataLoader worker 0 could not send batch 0 "
+     "(torch would wait for it forever): RuntimeError: Cowardly refusing to serialize non-leaf tensor"),
     (["record", "toy_data.py:make_single", "-o", "no/such/folder/t.json"], "there is no folder"),
     (["report", "nothere.json"], "there is no file nothere.json"),
     (["report", "newer.json"], "newer LoaderLab (format version 7); this LoaderLab reads version 1 — upgrade"),
     (["report", "sub"], "sub is a folder, not a trace file"),
+    (["report", "given.json", "--lang", "fr"], "argument --lang: invalid choice: 'fr' (choose from 'en', 'ko')"),
     (["export", "given.json"], "the following arguments are required: --chrome"),
     (["export", "bad.json", "--chrome", "out.json"], "looks cut short"),
     (["export", "given.json", "--chrome", "no/such/folder/out.json"], "cannot write no/such/folder/out.json"),

@@ -39,11 +39,12 @@ STACK = "stack"  # worker: its current Python stack, sent on request (detail = t
 EPOCH_BEGIN = "epoch_begin"  # main: iter(loader) was called
 EPOCH_END = "epoch_end"  # main: StopIteration raised to the user
 ERROR = "error"  # anywhere: a failure (detail = the message)
+MEMORY = "memory"  # main, about worker k: its RSS (nbytes), detail "pid=… uss=… shm_used=… shm_total=…" (.memory)
 
 ALL_KINDS = (
     SAMPLER_YIELD, INDEX_PUT, INDEX_GET, FETCH_BEGIN, FETCH_END, COLLATE_BEGIN, COLLATE_END,
     RESULT_PUT, RESULT_GET, REORDER_PARK, REORDER_RELEASE, PIN_BEGIN, PIN_END, BATCH_YIELD,
-    CONSUMER_BEGIN, CONSUMER_END, WORKER_START, WORKER_READY, WORKER_EXIT, STACK, EPOCH_BEGIN, EPOCH_END, ERROR,
+    CONSUMER_BEGIN, CONSUMER_END, WORKER_START, WORKER_READY, WORKER_EXIT, STACK, EPOCH_BEGIN, EPOCH_END, ERROR, MEMORY,
 )
 
 MAIN_PROCESS = -1  # the ``worker`` value of events emitted in the main process
@@ -120,6 +121,7 @@ class Tracer:
     enabled = False
     sample_info = None  # optional top-level callable (index, sample) -> (label, length), run per sample
     inflight = None  # (batch, index, t0_ns, finished spans of the batch) being fetched now, set by the fetcher
+    guard = None  # a recording's RunGuard (see .interrupt): the main process's waits check it; None = never stop
 
     def emit(self, kind: str, worker: int, epoch: int, batch: int = NO_BATCH, index: int = NO_BATCH, **fields: Any) -> None:
         """Record that ``kind`` happened now. Must be cheap and must never raise."""

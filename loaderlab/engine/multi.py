@@ -32,6 +32,7 @@ import torch
 import torch.multiprocessing
 
 from . import events as ev
+from .interrupt import POLL_S
 from .messages import Exhausted, Failure, Resume, ResumeAck, Result, Stop, Task
 from .pin_memory import pin_memory_loop
 from .reorder import TaskBook
@@ -224,9 +225,10 @@ class MultiProcessIter(BaseIter):
     def _get_message(self) -> Any:
         """The next message from the workers (or pin thread), honouring ``timeout`` and worker deaths."""
         deadline = time.monotonic() + self._timeout if self._timeout > 0 else None
+        guard = self._tracer.guard  # a recording's stop flag / time cap: wake every POLL_S to check it
         while True:
             wait_s = CHECK_INTERVAL_S if deadline is None else max(0.0, deadline - time.monotonic())
-            msg = self._try_get(wait_s)
+            msg = self._try_get(wait_s if guard is None else min(wait_s, POLL_S))
             if msg is not None:
                 if self._tracer.enabled and not isinstance(msg, ResumeAck):
                     self._tracer.emit(ev.RESULT_GET, ev.MAIN_PROCESS, self._epoch, msg.task_id,
@@ -235,6 +237,8 @@ class MultiProcessIter(BaseIter):
             if deadline is not None and time.monotonic() >= deadline:
                 self._tracer.emit(ev.ERROR, ev.MAIN_PROCESS, self._epoch, detail="timeout")
                 raise RuntimeError(f"DataLoader timed out after {self._timeout} seconds")
+            if guard is not None:
+                guard.check()  # raises interrupt.RunStopped
 
     def _try_get(self, wait_s: float) -> Any | None:
         """A message, or None after ``wait_s`` with nothing; raises if a live worker has died."""

@@ -31,10 +31,11 @@ from . import events as ev
 from .fetch import make_fetcher
 from .messages import Exhausted, Failure, Resume, ResumeAck, Result, Stop, Task
 from .tree import tree_nbytes
+from .watchdog import WATCHDOG_INTERVAL_S, ParentWatchdog, exit_when_orphaned
 
-WATCHDOG_INTERVAL_S = 1.0  # how often an idle worker checks that the main process still exists
 FLUSH_INTERVAL_S = 0.02  # how stale a worker's unsent events may get (a stuck fetch shows within this)
 STACK_SIGNAL = signal.SIGUSR1  # ask a worker for its current Python stack
+UNSENT = "unsent result: "  # an error event's detail starts so when a batch could not be pickled
 
 
 @dataclass(frozen=True)
@@ -101,25 +102,6 @@ def seed_worker(base_seed: int, worker_id: int) -> int:
         return seed
     np.random.seed(generate_numpy_seed(base_seed, worker_id))
     return seed
-
-
-class ParentWatchdog:
-    """Is the main process still there? Under forkserver our parent is the fork server, so ask by pid."""
-
-    def __init__(self, main_pid: int) -> None:
-        self.main_pid = main_pid
-        self.direct_child = os.getppid() == main_pid
-
-    def is_alive(self) -> bool:
-        if self.direct_child:
-            return os.getppid() == self.main_pid
-        try:
-            os.kill(self.main_pid, 0)
-        except ProcessLookupError:
-            return False
-        except PermissionError:  # the pid was reused by someone else's process
-            return False
-        return True
 
 
 class WorkerTracer(ev.Tracer):
@@ -196,6 +178,21 @@ def _install_stack_reporter(tracer: ev.Tracer, worker_id: int, epoch_of: Callabl
     signal.signal(STACK_SIGNAL, report)
 
 
+def _report_unsent_results(result_queue, tracer: ev.Tracer, worker_id: int, epoch_of: Callable[[], int]) -> None:
+    """Say so when a batch cannot be sent. The queue's feeder thread pickles each result; when that fails,
+    multiprocessing prints the error and drops the batch, and the main process waits for it forever, as
+    torch's does. With tracing on we also emit an ``error`` event (detail ``UNSENT`` + the pickler's
+    error), so that a recording can stop instead of waiting; what is printed and sent stays torch's."""
+    print_error = result_queue._on_queue_feeder_error
+
+    def on_error(exc: Exception, obj: Any) -> None:
+        tracer.emit(ev.ERROR, worker_id, epoch_of(), getattr(obj, "task_id", ev.NO_BATCH),
+                    detail=f"{UNSENT}{type(exc).__name__}: {exc}")
+        print_error(exc, obj)
+
+    result_queue._on_queue_feeder_error = on_error
+
+
 def worker_loop(spec: WorkerSpec, worker_id: int, index_queue, result_queue, event_queue, done_event) -> None:
     """Serve tasks from ``index_queue`` until told to ``Stop``, the main process vanishes, or Ctrl-C."""
     tracer: ev.Tracer = ev.NULL_TRACER
@@ -210,6 +207,7 @@ def worker_loop(spec: WorkerSpec, worker_id: int, index_queue, result_queue, eve
             tracer = WorkerTracer(event_queue, worker_id, spec.sample_info)
             tracer.epoch = epoch
             _install_stack_reporter(tracer, worker_id, lambda: epoch)
+            _report_unsent_results(result_queue, tracer, worker_id, lambda: epoch)
         dataset = spec.dataset
         torch_worker._worker_info = torch_worker.WorkerInfo(
             id=worker_id, num_workers=spec.num_workers, seed=seed, dataset=dataset)
@@ -229,6 +227,7 @@ def worker_loop(spec: WorkerSpec, worker_id: int, index_queue, result_queue, eve
 
         iteration_end = False
         watchdog = ParentWatchdog(spec.main_pid)
+        exit_when_orphaned(watchdog)
         exit_reason = "main process gone"
         while watchdog.is_alive():
             try:

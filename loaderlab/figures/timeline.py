@@ -119,15 +119,30 @@ def stall_spans(spans: pd.DataFrame, stalls: pd.DataFrame) -> pd.DataFrame:
     return pd.concat(picked).drop_duplicates(subset=["worker", "stage", "start_s"]).reset_index(drop=True)
 
 
+HOVER = "batch %{customdata[0]}, index %{customdata[1]}<br>%{base:.4f}s + %{x:.4f}s<extra></extra>"
+
+
+def _lane_label(lane: str, names: dict[str, str]) -> str:
+    """A lane's words: ``names`` has ``main``, ``pin`` and ``worker`` (with ``{k}``); other lanes stay."""
+    if lane in ("main", "pin"):
+        return names.get(lane, lane)
+    digits = lane.rsplit(" ", 1)[-1]
+    return names["worker"].format(k=digits) if "worker" in names and digits.isdigit() else lane
+
+
 def timeline_figure(spans: pd.DataFrame, *, title: str = "", x_title: str = "seconds since start",
                     stage_names: dict[str, str] | None = None, marks: pd.DataFrame | None = None,
-                    mark_name: str = "stall") -> go.Figure:
-    """``stage_names`` maps stage keys to the legend's words (for translations). ``marks``: spans (same
-    columns) to outline in black, as one more legend entry named ``mark_name``."""
-    stage_names = stage_names or {}
+                    mark_name: str = "stall", lane_names: dict[str, str] | None = None,
+                    hover: str = HOVER) -> go.Figure:
+    """``stage_names`` maps stage keys to the legend's words (for translations), ``lane_names`` the lanes'
+    (keys ``main``, ``pin``, ``worker`` with ``{k}``). ``hover``: a plotly hovertemplate with
+    ``%{customdata[0]}`` = batch, ``[1]`` = index. ``marks``: spans (same columns) to outline in black, as
+    one more legend entry named ``mark_name``."""
+    stage_names, lane_names = stage_names or {}, lane_names or {}
     fig = go.Figure()
     lane_of = _lanes(spans) if len(spans) else pd.Series([], dtype=str)
     lanes = sorted(set(lane_of), key=_lane_key)
+    lane_of = lane_of.map(lambda lane: _lane_label(lane, lane_names))
     for stage, colour in COLOURS.items():
         pick = spans["stage"] == stage
         rows = spans[pick]
@@ -136,20 +151,19 @@ def timeline_figure(spans: pd.DataFrame, *, title: str = "", x_title: str = "sec
         fig.add_trace(go.Bar(
             name=stage_names.get(stage, stage), orientation="h", marker_color=colour,
             y=lane_of[pick].to_list(), base=rows["start_s"], x=rows["end_s"] - rows["start_s"],
-            customdata=rows[["batch", "index"]].to_numpy(),
-            hovertemplate="batch %{customdata[0]}, index %{customdata[1]}<br>%{base:.4f}s + %{x:.4f}s<extra></extra>",
+            customdata=rows[["batch", "index"]].to_numpy(), hovertemplate=hover,
         ))
     if marks is not None and len(marks):
         fig.add_trace(go.Bar(
-            name=mark_name, orientation="h", y=_lanes(marks).to_list(), base=marks["start_s"],
+            name=mark_name, orientation="h", y=[_lane_label(lane, lane_names) for lane in _lanes(marks)],
+            base=marks["start_s"],
             x=marks["end_s"] - marks["start_s"], marker=dict(color="rgba(0,0,0,0)",
                                                              line=dict(color=MARK_COLOUR, width=3)),
-            customdata=marks[["batch", "index"]].to_numpy(),
-            hovertemplate="batch %{customdata[0]}, index %{customdata[1]}<br>%{base:.4f}s + %{x:.4f}s<extra></extra>",
+            customdata=marks[["batch", "index"]].to_numpy(), hovertemplate=hover,
         ))
     fig.update_layout(
         title=title, barmode="overlay", xaxis_title=x_title, height=140 + 40 * max(1, len(lanes)),
-        yaxis=dict(categoryorder="array", categoryarray=list(reversed(lanes)), automargin=True),
+        yaxis=dict(categoryorder="array", categoryarray=[_lane_label(lane, lane_names) for lane in reversed(lanes)], automargin=True),
         legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0), margin=dict(l=10, r=10, t=60, b=50),
     )
     return fig

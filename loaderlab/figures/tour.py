@@ -12,7 +12,6 @@ or of any language (every word is an argument).
 from __future__ import annotations
 
 import math
-import textwrap
 from dataclasses import dataclass, field
 from itertools import pairwise
 
@@ -23,7 +22,7 @@ from plotly.subplots import make_subplots
 from ..engine import events as ev
 from ..trace.analysis import main_wait
 from ..trace.tables import hand_overs, normal, pair, parse_indices, rows, settings
-from .style import STAGE_COLOURS
+from .style import STAGE_COLOURS, wrap
 
 # The boxes, left to right; the two per-worker ones get one box per worker, stacked.
 # torch pins in a thread between the result queue and the data queue; main reorders what it reads from there.
@@ -258,7 +257,7 @@ def tour_figure(j: Journey, *, box_names: dict[str, str], notes: dict[str, str],
         lines = [f"<b>{name}</b>"]
         if b["on"]:
             lines += [w for part in notes.get(b["box"], "").split("\n")
-                      for w in textwrap.wrap(part, WRAP, break_long_words=False)]
+                      for w in wrap(part, WRAP)]
         fig.add_annotation(x=b["x"], y=b["y"], xref="x", yref="y", showarrow=False, text="<br>".join(lines),
                            font=dict(size=10, color="#222" if on else IDLE_TEXT), align="center")
     path = [b for b in boxes if b["on"]]

@@ -10,6 +10,8 @@ equal lengths collate with the default collate and ragged lengths need padding â
 
 from __future__ import annotations
 
+import os
+import signal
 import time
 from typing import Sequence
 
@@ -22,12 +24,14 @@ class Workload:
 
     def __init__(self, labels: Sequence[int], lengths: Sequence[int], cost_s: float = 0.0,
                  straggler_index: int | None = None, straggler_s: float = 0.0,
-                 slow_worker: int | None = None, slow_factor: float = 1.0) -> None:
+                 slow_worker: int | None = None, slow_factor: float = 1.0, fault: str = "none",
+                 fault_index: int = -1) -> None:
         if len(labels) != len(lengths):
             raise ValueError(f"labels and lengths must be equally long, got {len(labels)} and {len(lengths)}")
         self.labels, self.lengths = list(labels), list(lengths)
         self.cost_s, self.straggler_index, self.straggler_s = cost_s, straggler_index, straggler_s
         self.slow_worker, self.slow_factor = slow_worker, slow_factor
+        self.fault, self.fault_index = fault, fault_index
 
     def make(self, i: int):
         """Pay sample ``i``'s cost, then build it. Waiting stands for I/O and keeps 2 cores responsive."""
@@ -38,7 +42,51 @@ class Workload:
                 delay *= self.slow_factor
         if delay > 0:
             time.sleep(delay)
-        return torch.arange(self.lengths[i], dtype=torch.int64), self.labels[i]
+        tokens = torch.arange(self.lengths[i], dtype=torch.int64)
+        if i == self.fault_index and self.fault != "none":
+            inject_fault(self.fault, i, tokens)
+        return tokens, self.labels[i]
+
+
+FAULTS = ("none", "raise", "kill", "hang", "unpicklable")
+IN_WORKERS_ONLY = ("kill", "hang")  # in the main process these would kill or hang the server itself
+
+
+def inject_fault(fault: str, index: int, tokens: torch.Tensor) -> None:
+    """Make sample ``index`` fail as ``fault`` says (a workshop demo of what goes wrong in real pipelines).
+
+    ``raise``: ``__getitem__`` raises. ``kill``: the worker process dies (SIGKILL, as the OOM killer
+    does). ``hang``: ``__getitem__`` never returns (a dead network mount). ``unpicklable``: the sample's
+    batch leaves ``collate_fn`` attached to an autograd graph (see ``FaultCollate``), which a worker
+    cannot send: torch refuses to pickle it.
+    """
+    in_worker = torch.utils.data.get_worker_info() is not None
+    if fault == "raise":
+        raise ValueError(f"sample {index} is corrupt (a fault injected by LoaderLab)")
+    if fault in IN_WORKERS_ONLY and not in_worker:
+        raise RuntimeError(f"fault {fault!r} refused in the main process: it would {fault} the server")
+    if fault == "kill":
+        os.kill(os.getpid(), signal.SIGKILL)
+    if fault == "hang":
+        while True:
+            time.sleep(3600)
+    if fault == "unpicklable":
+        tokens.loaderlab_fault = True  # FaultCollate sees this mark
+
+
+class FaultCollate:
+    """``collate_fn`` that, for a batch holding a marked sample, returns its tokens still attached to an
+    autograd graph â€” like a collate that runs a learnable module without ``.detach()``."""
+
+    def __init__(self, inner) -> None:
+        self.inner = inner
+
+    def __call__(self, samples):
+        out = self.inner(samples)
+        if any(getattr(s[0], "loaderlab_fault", False) for s in samples):
+            out = list(out)
+            out[0] = out[0].float().requires_grad_() * 1.0  # a non-leaf tensor that requires grad
+        return out
 
 
 class TableDataset(torch.utils.data.Dataset):

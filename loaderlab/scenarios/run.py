@@ -4,6 +4,12 @@ Twin of nothing in torch. ``RunConfig`` holds every DataLoader argument the dash
 workload (where labels and lengths come from, per-sample cost, a straggler, a slow worker, the training
 step's time). It is frozen and hashable, so a UI can cache runs by it. ``build_loader`` raises torch's
 own errors for invalid combinations; ``run`` records the run. Knows nothing of plotly or streamlit.
+
+A run on a shared server is bounded (:mod:`.limits`): beyond ``LOADERLAB_MAX_RUN_SECONDS`` it is stopped,
+its workers shut down, and the trace so far returned with ``frame.attrs["stopped"]`` saying why (and, for a
+worker stuck in ``__getitem__``, its stack). A run whose loader fails raises ``RunFailed``: its ``report``
+names the worker and the index (or batch) that failed, keeps torch's own message, and holds the trace up
+to the failure. ``fault`` injects such failures on purpose, for a workshop (:func:`.datasets.inject_fault`).
 """
 
 from __future__ import annotations
@@ -16,12 +22,18 @@ from typing import Any
 import pandas as pd
 import torch
 
+from ..engine.collate import default_collate
+from ..engine.interrupt import RunGuard, UnsentResult
 from ..engine.loader import DataLoader
 from ..engine.sampler import WeightedRandomSampler
-from ..trace.recorder import record
+from ..trace import faults
+from ..trace.session import record_session
 from . import sources
-from .datasets import (BucketBatchSampler, TableDataset, TableStream, Workload, inverse_frequency_weights,
-                       label_and_length, pad_collate)
+from .datasets import (FAULTS, IN_WORKERS_ONLY, BucketBatchSampler, FaultCollate, TableDataset, TableStream,
+                       Workload, inverse_frequency_weights, label_and_length, pad_collate)
+from .limits import check_run, limits
+
+MEMORY_INTERVAL_S = 0.1  # how often a run samples its workers' memory and /dev/shm
 
 SOURCES = ("synthetic", "stdlib_files", "stdlib_docstrings", "uploaded")
 KINDS = ("map", "iterable_unsharded", "iterable_sharded")
@@ -47,6 +59,8 @@ class RunConfig:
     slow_factor: float = 1.0
     consumer_ms: float = 1.0
     kind: str = "map"
+    fault: str = "none"  # FAULTS: none, raise, kill, hang, unpicklable (at dataset index fault_index)
+    fault_index: int = 0
     # DataLoader
     batch_size: int = 16
     shuffle: bool = False
@@ -66,7 +80,7 @@ class RunConfig:
 
     def __post_init__(self) -> None:
         for name, allowed in (("source", SOURCES), ("kind", KINDS), ("sampler", SAMPLERS),
-                              ("batch_sampler", BATCH_SAMPLERS), ("collate", COLLATES)):
+                              ("batch_sampler", BATCH_SAMPLERS), ("collate", COLLATES), ("fault", FAULTS)):
             if getattr(self, name) not in allowed:
                 raise ValueError(f"{name} must be one of {', '.join(allowed)}; got {getattr(self, name)!r}")
 
@@ -98,17 +112,24 @@ def build_loader(config: RunConfig) -> DataLoader:
     """The loader for ``config``; torch's own ValueError/TypeError for invalid combinations."""
     labels, lengths = labels_and_lengths(config)
     n = len(labels)
+    if config.fault in IN_WORKERS_ONLY and config.num_workers == 0:
+        raise ValueError(f"fault={config.fault!r} needs num_workers > 0: in the main process it would "
+                         f"{config.fault} the server itself")
+    check_run(config.num_workers, n)
     workload = Workload(labels, lengths, config.cost_ms / 1000,
                         config.straggler_index if 0 <= config.straggler_index < n else None,
                         config.straggler_ms / 1000,
-                        config.slow_worker if config.slow_worker >= 0 else None, config.slow_factor)
+                        config.slow_worker if config.slow_worker >= 0 else None, config.slow_factor,
+                        config.fault, config.fault_index)
     kwargs: dict[str, Any] = dict(num_workers=config.num_workers, pin_memory=config.pin_memory,
                                   timeout=config.timeout, in_order=config.in_order,
                                   persistent_workers=config.persistent_workers)
     if config.num_workers > 0:
         # fork: ~0.1 s per worker, and a Streamlit page script is never re-run in the child.
         kwargs.update(prefetch_factor=config.prefetch_factor, multiprocessing_context="fork")
-    if config.collate == "pad":
+    if config.fault == "unpicklable":
+        kwargs["collate_fn"] = FaultCollate(pad_collate if config.collate == "pad" else default_collate)
+    elif config.collate == "pad":
         kwargs["collate_fn"] = pad_collate
     if config.kind != "map":
         return DataLoader(TableStream(workload, shard=config.kind == "iterable_sharded"),
@@ -137,12 +158,56 @@ class Consumer:
             time.sleep(self.seconds)
 
 
-def run(config: RunConfig) -> pd.DataFrame:
-    """Record ``config``'s run; torch's warnings (text, in order) are kept in ``frame.attrs["warnings"]``."""
+@dataclass
+class FailureReport:
+    """Where and how a run failed, with the trace recorded up to the failure."""
+
+    site: faults.Site  # which worker, which index or batch, which pid and signal
+    kind: str  # the exception's type name (``RuntimeError``)
+    message: str  # the loader's full message: torch's wording, with the worker's original traceback
+    frame: pd.DataFrame  # the trace up to the failure (config and warnings in its attrs)
+
+    @property
+    def summary(self) -> str:
+        last = (self.message.strip().splitlines() or [""])[-1]
+        return f"{faults.site_sentence(self.site)}: {last if last.startswith(self.kind) else f'{self.kind}: {last}'}"
+
+
+class RunFailed(Exception):
+    """The loader failed during :func:`run`; ``report`` keeps the partial trace and torch's message."""
+
+    def __init__(self, report: FailureReport) -> None:
+        super().__init__(report.summary)
+        self.report = report
+
+    def __reduce__(self):
+        return (RunFailed, (self.report,))
+
+
+def run(config: RunConfig, *, max_seconds: float | None = None, guard: RunGuard | None = None) -> pd.DataFrame:
+    """Record ``config``'s run; torch's warnings (text, in order) are kept in ``frame.attrs["warnings"]``.
+
+    The run stops after ``max_seconds`` (default: ``LOADERLAB_MAX_RUN_SECONDS``) or when ``guard`` is
+    stopped; it then returns the trace so far with ``frame.attrs["stopped"]`` (see
+    :func:`loaderlab.trace.faults.stop_report`). Raises ``RunFailed`` when the loader fails.
+    """
+    guard = guard or RunGuard(limits().max_run_seconds if max_seconds is None else max_seconds)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        frame = record(build_loader(config), epochs=config.epochs, consumer=Consumer(config.consumer_ms / 1000),
-                       sample_info=label_and_length)
+        recording = record_session(build_loader(config), epochs=config.epochs,
+                                   consumer=Consumer(config.consumer_ms / 1000), sample_info=label_and_length,
+                                   guard=guard, memory_interval_s=MEMORY_INTERVAL_S)
+    frame = recording.frame
     frame.attrs["config"] = {k: v for k, v in asdict(config).items() if not k.startswith("uploaded_")}
     frame.attrs["warnings"] = list(dict.fromkeys(str(w.message) for w in caught))
+    error, stopped = recording.error, recording.stopped
+    if error is not None:
+        report = FailureReport(faults.failure_site(frame, error), type(error).__name__, str(error), frame)
+        raise RunFailed(report) from error
+    if isinstance(stopped, UnsentResult):
+        kind, _, message = stopped.message.partition(": ")
+        site = faults.unsent_site(frame, stopped)
+        raise RunFailed(FailureReport(site, kind, message, frame))
+    if stopped is not None:
+        frame.attrs["stopped"] = faults.stop_report(frame, stopped, recording.stopped_at_ns)
     return frame

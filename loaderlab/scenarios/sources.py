@@ -8,15 +8,19 @@ to read CSV).
 from __future__ import annotations
 
 import io
-import os
 from functools import lru_cache
 from pathlib import Path
 
 import pandas as pd
 import torch
 
+from .limits import DEFAULTS, LimitError, limits
+
 SAMPLE_DATA = Path(__file__).resolve().parents[2] / "sample_data"
-MAX_UPLOAD_ROWS = int(os.environ.get("LOADERLAB_MAX_SAMPLES", "20000"))
+try:  # LOADERLAB_MAX_SAMPLES (see .limits); a malformed value is reported by the sidebar, not at import
+    MAX_UPLOAD_ROWS = limits().max_samples
+except LimitError:
+    MAX_UPLOAD_ROWS = DEFAULTS.max_samples
 MAX_UPLOAD_BYTES = 5 * 1024 * 1024
 
 

@@ -26,9 +26,10 @@ import pandas as pd
 from ..engine import events as ev
 from .tables import (hand_overs, idle_intervals, main_pid, normal, pair, rows, sampler_order, trace_end,
                      worker_processes)
+from .memory import memory_table
 from .utilisation import queue_depths, worker_utilisation
 
-__all__ = ["SPAN_COLUMNS", "STAGES", "batch_latency", "main_wait", "queue_depths", "spans", "throughput",
+__all__ = ["SPAN_COLUMNS", "STAGES", "batch_latency", "main_wait", "memory_table", "queue_depths", "spans", "throughput",
            "wait_totals", "worker_utilisation"]
 
 SPAN_COLUMNS = ["track", "pid", "worker", "stage", "epoch", "batch", "index", "start_s", "end_s", "duration_s",

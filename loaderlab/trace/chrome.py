@@ -109,6 +109,9 @@ def to_chrome_trace(frame: pd.DataFrame) -> dict[str, Any]:
     next_called: int | None = None  # when the user's loop last asked main for a batch
     for r in rows:
         where, kind, t = track(r), r.kind, int(r.t_ns)
+        if kind == ev.MEMORY:  # counter tracks, not instants: the worker's memory and /dev/shm
+            out += _memory_counters(r, where, ts(t))
+            continue
         known = os_pids[where[0]]  # creates the track even if only main speaks of this worker
         if int(r.pid) not in known and (where[0] == MAIN_PID or int(r.pid) not in main_os_pids):
             known.append(int(r.pid))
@@ -195,6 +198,20 @@ def _cut_short(kind: str, log: list[tuple[int, str]], position: int, t_last: int
     if kind == ev.INDEX_GET:
         return next((t for t, k in later if k in (ev.INDEX_GET, ev.WORKER_EXIT)), later[-1][0] if later else t_last)
     return later[0][0] if later else t_last
+
+
+def _memory_counters(r: Any, where: tuple[int, int], t_us: float) -> list[dict[str, Any]]:
+    """A ``memory`` event → Chrome counter events: the worker's RSS/USS (MB) on its process, /dev/shm on main."""
+    fields = dict(part.split("=", 1) for part in str(r.detail).split() if "=" in part)
+    mb = 2 ** 20
+    memory = {"rss_MB": round(int(r.nbytes) / mb, 3)}
+    if int(fields.get("uss", -1)) >= 0:
+        memory["uss_MB"] = round(int(fields["uss"]) / mb, 3)
+    out = [{"ph": "C", "name": "memory", "cat": CATEGORY, "pid": where[0], "ts": t_us, "args": memory}]
+    if "shm_used" in fields:
+        out.append({"ph": "C", "name": "/dev/shm used (MB)", "cat": CATEGORY, "pid": MAIN_PID, "ts": t_us,
+                    "args": {"used": round(int(fields["shm_used"]) / mb, 3)}})
+    return out
 
 
 def _instant(r: Any, where: tuple[int, int], t_us: float) -> dict[str, Any]:

@@ -5,8 +5,8 @@ and SageMaker Debugger's start-up outliers. Pure functions over the table :func:
 returns, built on :mod:`.analysis`, :mod:`.utilisation` and :mod:`.audits`; knows nothing of plotly or
 streamlit.
 
-Every message is ``TEMPLATES[finding.key].format(**finding.evidence)``: the English text lives in the one
-dict below, so a UI in another language needs only its own dict with the same keys and fields.
+Every finding carries a ``key`` and its ``evidence``; its words come from :mod:`.finding_texts` (English and
+Korean): ``message`` is the English sentence, ``finding.text(lang)`` the sentence in any language.
 The stall checks live in :mod:`.stalls` and return raw findings that are worded here. Thresholds are
 named constants; a finding needs both a relative and an absolute margin where timing is involved.
 """
@@ -19,56 +19,17 @@ from typing import Any
 
 import pandas as pd
 
+from . import finding_texts
 from .audits import RNG_PREFIX, is_class, is_iterable, is_rng, label_audit, padding_audit, samples
+from .memory import memory_findings as memory_checks
 from .stalls import stall_checks
 from .tables import normal, sampler_order, settings
 
 __all__ = ["SEVERITIES", "TEMPLATES", "Finding", "all_findings", "correctness_findings", "label_audit",
-           "label_findings", "padding_audit", "padding_findings", "report_text", "stall_findings"]
+           "label_findings", "memory_findings", "padding_audit", "padding_findings", "report_text", "stall_findings"]
 
-TEMPLATES = {
-    "straggler": "Sample {index} took {fetch_s:.3f} s in worker {worker} (batch {batch}, epoch {epoch}): "
-                 "{ratio:.0f}x the median sample ({median_ms:.2f} ms).",
-    "head_of_line": "Batch {batch} (worker {worker}) held {parked} ready batch(es) in the reorder buffer for "
-                    "{blocked_s:.3f} s (epoch {epoch}); its slow sample was index {index} ({fetch_s:.3f} s). "
-                    "in_order=False would hand the others over as they arrive.",
-    "head_of_line_worker": "Batch {batch} (worker {worker}) arrived late and held {parked} ready batch(es) in the "
-                           "reorder buffer for {blocked_s:.3f} s (epoch {epoch}).",
-    "stalled_worker": "Worker {worker} (pid {pid}) stopped reporting inside dataset[{index}] (batch {batch}, "
-                      "epoch {epoch}): silent for {silent_s:.2f} s until the trace ends, and it never exited "
-                      "on its own.",
-    "worker_vanished": "Worker {worker} (pid {pid}) vanished without exiting (epoch {epoch}); its last event "
-                       "was {last_kind} at {last_s:.3f} s.",
-    "slow_first_batch": "The first batch of epoch {epoch} took {first_wait_s:.2f} s ({ratio:.0f}x a typical "
-                        "wait); worker start-up took {startup_s:.2f} s of it (last ready: worker {worker}). "
-                        "persistent_workers=True starts the workers once, not every epoch.",
-    "slow_first_batch_once": "The first batch of epoch {epoch} took {first_wait_s:.2f} s ({ratio:.0f}x a typical "
-                             "wait); worker start-up took {startup_s:.2f} s of it (last ready: worker {worker}).",
-    "loader_bound": "Loader-bound: the loop waited {wait_s:.3f} s for batches and spent {consume_s:.3f} s in "
-                    "its body ({share:.0%} waiting; first batches of epochs left out).",
-    "model_bound": "Model-bound: the loop spent {consume_s:.3f} s in its body and waited only {wait_s:.3f} s "
-                   "for batches ({share:.0%} waiting); a faster loader would not help.",
-    "error": "Error in {where} (epoch {epoch}): {detail}",
-    "error_in_batch": "Error in {where} (epoch {epoch}, batch {batch}): {detail}",
-    "error_in_sample": "Error in {where} at dataset[{index}] (epoch {epoch}, batch {batch}): {detail}",
-    "class_imbalance": "Epoch {epoch}: label {minority} is {minority_share:.1%} of the samples and label "
-                       "{majority} {majority_share:.1%} ({ratio:.0f}:1).",
-    "share_drift": "Epoch {epoch}: label {label} is {share:.1%} of the samples, intended {intended:.1%} "
-                   "({n} samples).",
-    "repeated_samples": "Epoch {epoch}: {drawn} draws hit {distinct} distinct samples ({repeats} repeats; sample "
-                        "{index} drawn {times} times); {unseen} of {dataset_len} samples were never drawn.",
-    "padding_waste": "Epoch {epoch}: {fraction:.0%} of the batch cells are padding ({padded_cells} of {cells}); "
-                     "the worst is batch {batch} at {batch_fraction:.0%}. Batching samples of similar length "
-                     "would cut it.",
-    "iterable_duplicates": "Epoch {epoch}: {duplicates} of {distinct} IterableDataset samples came from more "
-                           "than one worker (e.g. {label!r} from workers {workers}); every worker replays the "
-                           "whole stream unless __iter__ shards it with get_worker_info().",
-    "same_order": "Epochs {first_epoch} and {epoch} drew the same shuffled order ({n} samples, {sampler}); "
-                  "with DistributedSampler, call sampler.set_epoch(epoch) before each epoch.",
-    "identical_rng": "Worker {worker} drew the same random numbers as worker {same_as_worker} ({shared} of "
-                     "{draws} draws; first at sample {index}, batch {batch}, epoch {epoch}): their RNGs were "
-                     "seeded alike. Derive seeds from torch.initial_seed() in worker_init_fn.",
-}
+# The English templates, by finding key (the words of every language live in :mod:`.finding_texts`).
+TEMPLATES = {k.removeprefix("finding."): v for k, v in finding_texts.EN.items() if k.startswith("finding.")}
 SEVERITIES = ("error", "warning", "info")  # most severe first
 
 IMBALANCE_RATIO, MAX_CLASSES = 4.0, 100
@@ -90,12 +51,19 @@ class Finding:
     evidence: dict[str, Any] = field(default_factory=dict)
     key: str = ""  # the TEMPLATES key the message came from
 
+    def text(self, lang: str = "en") -> str:
+        """The message in ``lang`` (``"en"``, ``"ko"``)."""
+        return finding_texts.render(self.key, self.evidence, lang) if self.key else self.message
+
+    def severity_text(self, lang: str = "en") -> str:
+        return finding_texts.text(f"severity.{self.severity}", lang)
+
 
 def finding(kind: str, severity: str, key: str | None = None, **evidence: Any) -> Finding:
     """Build a Finding; ``batch``, ``worker``, ``index``, ``epoch`` in ``evidence`` also fill its fields."""
     key = key or kind
     named = {k: (None if evidence.get(k) is None else int(evidence[k])) for k in ("batch", "worker", "index", "epoch")}
-    return Finding(kind, severity, TEMPLATES[key].format(**evidence), evidence=evidence, key=key, **named)
+    return Finding(kind, severity, finding_texts.render(key, evidence), evidence=evidence, key=key, **named)
 
 
 def stall_findings(frame: pd.DataFrame) -> list[Finding]:
@@ -216,14 +184,21 @@ def padding_findings(frame: pd.DataFrame) -> list[Finding]:
     return out
 
 
+def memory_findings(frame: pd.DataFrame) -> list[Finding]:
+    """Copy-on-access growth of a worker's private memory; /dev/shm nearly full (see :mod:`.memory`)."""
+    return [finding(**found) for found in memory_checks(frame)]
+
+
 def all_findings(frame: pd.DataFrame) -> list[Finding]:
     """Every finding the trace supports, most severe first (labels and lengths from ``sample_info``)."""
-    found = stall_findings(frame) + correctness_findings(frame) + label_findings(frame) + padding_findings(frame)
+    found = (stall_findings(frame) + correctness_findings(frame) + label_findings(frame) + padding_findings(frame)
+             + memory_findings(frame))
     return sorted(found, key=lambda x: SEVERITIES.index(x.severity))
 
 
-def report_text(frame: pd.DataFrame) -> str:
-    """A plain-text report: settings, throughput, main-process wait, worker utilisation, then the findings."""
+def report_text(frame: pd.DataFrame, lang: str = "en") -> str:
+    """A plain-text report in ``lang``: settings, throughput, main-process wait, worker utilisation, then the
+    findings."""
     from .report import report_text as build  # the layout lives apart; it needs this module's findings
 
-    return build(frame)
+    return build(frame, lang)

@@ -19,8 +19,10 @@ The file format, version 1 (UTF-8 JSON, one object)::
 
 ``events`` holds one list per event (row), its values in ``columns`` order; missing values are ``null``.
 Every column of ``EVENT_COLUMNS`` is stored except ``t_s``, which a writer may leave out when it equals
-``(t_ns - t_ns[0]) / 1e9`` (the recorder's definition) exactly; a reader recomputes it then. Files are
-written without spaces: a 100 000-event trace is about 6 MB.
+``(t_ns - t_ns[0]) / 1e9`` (the recorder's definition) exactly; a reader recomputes it then. Optional
+columns (``OPTIONAL_COLUMNS``) are stored when the table has them: ``rank`` (int64), the process-group rank
+of each event in a multi-rank trace (:mod:`loaderlab.trace.ranks`); files without them load as before.
+Files are written without spaces: a 100 000-event trace is about 6 MB.
 
 Reading never shows a raw json/pandas traceback: every problem with a file raises :class:`TraceFileError`
 whose message is one sentence saying what is wrong and what to do.
@@ -42,6 +44,7 @@ FORMAT = "loaderlab-trace"
 VERSION = 1
 _DTYPES = ("int64", "float64", "bool", "str", "object")
 _DERIVED = "t_s"  # may be left out of a file: recomputed from t_ns
+OPTIONAL_COLUMNS = {"rank": "int64"}  # column → its dtype; stored only when the table has it
 
 
 class TraceFileError(ValueError):
@@ -66,7 +69,7 @@ def _plain(value: Any) -> Any:
 def trace_document(frame: pd.DataFrame) -> dict[str, Any]:
     """The JSON document (a dict) that :func:`save_trace` writes for ``frame``."""
     missing = [c for c in EVENT_COLUMNS if c not in frame.columns]
-    extra = [c for c in frame.columns if c not in EVENT_COLUMNS]
+    extra = [c for c in frame.columns if c not in EVENT_COLUMNS and c not in OPTIONAL_COLUMNS]
     if missing or extra:
         raise ValueError(f"save_trace expects a table from loaderlab.record() with the columns {list(EVENT_COLUMNS)}, "
                          f"but it lacks {missing} and has extra {extra}")
@@ -74,6 +77,10 @@ def trace_document(frame: pd.DataFrame) -> dict[str, Any]:
     if len(frame) and frame["t_s"].equals((frame["t_ns"] - frame["t_ns"].iloc[0]) / 1e9):
         columns.remove(_DERIVED)
     dtypes = {c: str(frame[c].dtype) for c in frame.columns}
+    for column, dtype in OPTIONAL_COLUMNS.items():
+        if column in dtypes and dtypes[column] != dtype:
+            raise ValueError(f"save_trace stores column {column!r} as {dtype}, but it is {dtypes[column]}; "
+                             f"convert it with .astype({dtype!r}) first")
     for column, dtype in dtypes.items():
         if dtype not in _DTYPES:
             raise ValueError(f"save_trace cannot store column {column!r} of dtype {dtype}; "
@@ -200,15 +207,20 @@ def _check_header(doc: Any, name: str) -> None:
     if missing:
         raise TraceFileError(f"{name} lacks the column{'s' if len(missing) > 1 else ''} {', '.join(missing)}; "
                              f"it was not written by save_trace — record the trace again.")
-    unknown = [c for c in columns if c not in EVENT_COLUMNS] + [c for c in dtypes if c not in EVENT_COLUMNS]
+    known = (*EVENT_COLUMNS, *OPTIONAL_COLUMNS)
+    unknown = [c for c in columns if c not in known] + [c for c in dtypes if c not in known]
     duplicated = len(set(columns)) != len(columns)
     if unknown or duplicated:
         what = f"unknown columns {', '.join(sorted(set(unknown)))}" if unknown else "a column twice"
         raise TraceFileError(f"{name} has {what}; it was not written by this LoaderLab — record the trace again.")
-    for column in EVENT_COLUMNS:
+    for column in [c for c in OPTIONAL_COLUMNS if c in dtypes and c not in columns]:
+        del dtypes[column]  # a dtype for a column the file does not hold: nothing to read
+    for column in (*EVENT_COLUMNS, *(c for c in OPTIONAL_COLUMNS if c in columns)):
         dtype = dtypes.setdefault(column, "float64" if column == _DERIVED else None)
-        if dtype not in _DTYPES:
-            given = "no dtype" if dtype is None else f"the unknown dtype {json.dumps(dtype)} (known: {', '.join(_DTYPES)})"
+        if dtype not in _DTYPES or (column in OPTIONAL_COLUMNS and dtype != OPTIONAL_COLUMNS[column]):
+            given = ("no dtype" if dtype is None
+                     else f"the dtype {json.dumps(dtype)} where {OPTIONAL_COLUMNS[column]} belongs" if dtype in _DTYPES
+                     else f"the unknown dtype {json.dumps(dtype)} (known: {', '.join(_DTYPES)})")
             raise TraceFileError(f"{name} gives column {column} {given}; the file was damaged — "
                                  f"record the trace again.")
 

@@ -8,7 +8,6 @@ The table has one row per event, sorted by ``t_ns``; its columns are ``EVENT_COL
 
 from __future__ import annotations
 
-import math
 from typing import Any, Callable
 
 import pandas as pd
@@ -16,9 +15,9 @@ import torch.utils.data
 
 from ..engine import events as ev
 from ..engine.loader import DataLoader
-from ..engine.multi import MultiProcessIter
-from ..engine.shutdown import shutdown_workers
 from . import torch_recorder as tr
+from ..engine.interrupt import RunGuard, UnsentResult
+from .session import UnsentBatchError, record_session
 
 EVENT_COLUMNS = (*ev.FIELDS, "t_s")  # t_s: seconds since the first event of the recording
 
@@ -53,15 +52,6 @@ def loader_settings(loader) -> dict[str, Any]:
         "timeout": loader.timeout,
         "multiprocessing_context": None if ctx is None else ctx.get_start_method(),
     }
-
-
-def _close(it: Any, stop_workers: bool) -> None:
-    """End an epoch the loop left early: close the consumer span and, unless persistent, stop the workers."""
-    if it._consumer_running:
-        it._tracer.emit(ev.CONSUMER_END, ev.MAIN_PROCESS, it._epoch, it._num_yielded - 1)
-        it._consumer_running = False
-    if stop_workers and isinstance(it, MultiProcessIter):
-        shutdown_workers(it)
 
 
 def _record_torch(loader, epochs: int, max_batches: int | None, consumer, sample_info) -> pd.DataFrame:
@@ -115,6 +105,9 @@ def record(loader: DataLoader, epochs: int = 1, *, max_batches: int | None = Non
     ``sample_info(index, sample) -> (label, length)`` labels each fetched sample (it runs in the workers,
     so it must be a top-level function). ``max_batches`` stops each epoch early. The loader's workers,
     persistent or not, are shut down before this returns, so every worker event is in the table.
+    If the loader raises, so does ``record`` (the same exception); a batch a worker cannot pickle raises
+    ``UnsentBatchError`` with the pickler's message (torch would wait for it forever). To keep the trace up to a failure, or
+    to stop a run by a deadline, use :func:`loaderlab.trace.session.record_session`.
     """
     if not isinstance(loader, (DataLoader, torch.utils.data.DataLoader)):
         raise TypeError("record() expects a loaderlab.DataLoader or a torch.utils.data.DataLoader, "
@@ -125,31 +118,13 @@ def record(loader: DataLoader, epochs: int = 1, *, max_batches: int | None = Non
         raise ValueError(f"max_batches should be None or a positive integer, but got max_batches={max_batches!r}")
     if isinstance(loader, torch.utils.data.DataLoader):
         return _record_torch(loader, epochs, max_batches, consumer, sample_info)
-    tracer = ev.ListTracer(sample_info)
-    previous, loader.tracer = loader.tracer, tracer
-    it = None
-    try:
-        for _ in range(epochs):
-            it = iter(loader)
-            limit = max_batches if max_batches is not None else math.inf
-            seen = 0
-            while seen < limit:
-                try:
-                    batch = next(it)
-                except StopIteration:
-                    break
-                seen += 1
-                if consumer is not None:
-                    consumer(batch)
-            _close(it, stop_workers=not loader.persistent_workers)
-    finally:
-        if it is not None:
-            _close(it, stop_workers=True)
-        if loader.persistent_workers and loader._iterator is not None:
-            shutdown_workers(loader._iterator)
-            loader._iterator = None
-        loader.tracer = previous
-    frame = events_frame(tracer.snapshot())
-    frame.attrs["loader"] = loader_settings(loader)
-    frame.attrs["epochs"] = epochs
-    return frame
+    # A guard without a deadline: only a batch that cannot be sent stops the run (torch would hang).
+    recording = record_session(loader, epochs, max_batches=max_batches, consumer=consumer, sample_info=sample_info,
+                               guard=RunGuard())
+    if recording.error is not None:
+        raise recording.error
+    if isinstance(recording.stopped, UnsentResult):
+        unsent = recording.stopped
+        raise UnsentBatchError(f"DataLoader worker {unsent.worker} could not send batch {unsent.task} "
+                               f"(torch would wait for it forever): {unsent.message}")
+    return recording.frame

@@ -2,8 +2,8 @@
 
 Twin of nothing in torch. Lays out what :mod:`.analysis`, :mod:`.utilisation` and :mod:`.findings`
 compute; the command line's ``report`` prints it (via :func:`loaderlab.trace.findings.report_text`).
-Knows nothing of plotly or streamlit. English only for now: the findings' own messages come from
-``findings.TEMPLATES``.
+Its words, and the findings', come from :mod:`.finding_texts` in the language asked for (``en``, ``ko``);
+setting names and finding kinds stay as code. Knows nothing of plotly or streamlit.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import math
 import pandas as pd
 
 from .analysis import throughput, wait_totals, worker_utilisation
+from .finding_texts import text
 from .findings import all_findings
 from .tables import settings
 
@@ -20,39 +21,43 @@ SETTING_KEYS = ("dataset", "dataset_len", "batch_size", "sampler", "num_workers"
                 "persistent_workers", "pin_memory", "multiprocessing_context")
 
 
-def _s(value: float, digits: int = 3) -> str:
-    return "n/a" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.{digits}f}"
+def report_text(frame: pd.DataFrame, lang: str = "en") -> str:
+    na = text("report.na", lang)
 
+    def s(value: float, digits: int = 3) -> str:
+        return na if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.{digits}f}"
 
-def report_text(frame: pd.DataFrame) -> str:
-    lines = ["LoaderLab report", ""]
-    s = settings(frame)
-    if s:
-        lines.append("Settings: " + ", ".join(f"{k}={s[k]}" for k in SETTING_KEYS if k in s))
-    lines.append(f"Events: {len(frame)}")
+    def share(value: float) -> str:
+        return na if math.isnan(value) else f"{value:.0%}"
 
-    lines += ["", "Throughput:"]
+    lines = [text("report.title", lang), ""]
+    found_settings = settings(frame)
+    if found_settings:
+        joined = ", ".join(f"{k}={found_settings[k]}" for k in SETTING_KEYS if k in found_settings)
+        lines.append(text("report.settings", lang, settings=joined))
+    lines.append(text("report.events", lang, n=len(frame)))
+
+    lines += ["", text("report.throughput", lang)]
     for r in throughput(frame).itertuples():
-        lines.append(f"  epoch {r.epoch}: {r.batches} batches, {_s(r.samples, 0)} samples in {_s(r.duration_s)} s"
-                     f" = {_s(r.batches_per_s, 1)} batches/s, {_s(r.samples_per_s, 1)} samples/s;"
-                     f" first batch after {_s(r.first_batch_s)} s")
+        lines.append(text("report.throughput_row", lang, epoch=r.epoch, batches=r.batches, samples=s(r.samples, 0),
+                          duration=s(r.duration_s), bps=s(r.batches_per_s, 1), sps=s(r.samples_per_s, 1),
+                          first=s(r.first_batch_s)))
 
-    lines += ["", "Main-process wait (time blocked in next()):"]
+    lines += ["", text("report.wait", lang)]
     for r in wait_totals(frame).itertuples():
-        share = "n/a" if math.isnan(r.wait_share) else f"{r.wait_share:.0%}"
-        lines.append(f"  epoch {r.epoch}: waited {_s(r.wait_s)} s (first batch {_s(r.first_wait_s)} s), "
-                     f"loop body {_s(r.consume_s)} s; {share} of the steady time spent waiting")
+        lines.append(text("report.wait_row", lang, epoch=r.epoch, wait=s(r.wait_s), first=s(r.first_wait_s),
+                          consume=s(r.consume_s), share=share(r.wait_share)))
 
     util = worker_utilisation(frame)
     if len(util):
-        lines += ["", "Workers:"]
+        lines += ["", text("report.workers", lang)]
         for r in util.itertuples():
-            busy = "n/a" if math.isnan(r.busy_fraction) else f"{r.busy_fraction:.0%}"
-            lines.append(f"  worker {r.worker} (pid {r.pid}, from epoch {r.epoch}): start-up {_s(r.startup_s)} s, "
-                         f"busy {_s(r.busy_s)} s ({busy}), idle {_s(r.idle_s)} s, "
-                         f"of which {_s(r.capped_idle_s)} s at the prefetch cap")
+            lines.append(text("report.worker_row", lang, worker=r.worker, pid=r.pid, epoch=r.epoch,
+                              startup=s(r.startup_s), busy=s(r.busy_s), busy_share=share(r.busy_fraction),
+                              idle=s(r.idle_s), capped=s(r.capped_idle_s)))
 
     found = all_findings(frame)
-    lines += ["", f"Findings ({len(found)}):" if found else "Findings: none"]
-    lines += [f"  [{f.severity}] {f.kind}: {f.message}" for f in found]
+    lines += ["", text("report.findings", lang, n=len(found)) if found else text("report.findings_none", lang)]
+    lines += [text("report.finding_row", lang, severity=f.severity_text(lang), kind=f.kind, message=f.text(lang))
+              for f in found]
     return "\n".join(lines) + "\n"

@@ -158,11 +158,13 @@ def _errors(f: pd.DataFrame) -> list[dict[str, Any]]:
     failed = failed[(failed["detail"] != "") & ~failed["detail"].str.startswith("__getitems__")]
     out = []
     for r in errors[~echoes].itertuples():
-        where = "the main process" if r.pid == mp and r.worker < 0 else f"worker {r.worker}"
+        in_main = r.pid == mp and r.worker < 0
+        where = "the main process" if in_main else f"worker {r.worker}"  # where_worker: the same, in any language
         sample = failed[(failed["pid"] == r.pid) & (failed["epoch"] == r.epoch) & (failed["batch"] == r.batch)]
         index = int(sample["index"].iloc[-1]) if r.batch >= 0 and len(sample) else None
         key = "error" if r.batch < 0 else "error_in_batch" if index is None else "error_in_sample"
-        out.append(raw("error", "error", key=key, where=where, detail=r.detail, epoch=r.epoch, index=index,
+        out.append(raw("error", "error", key=key, where=where,
+                       where_worker=None if in_main else int(r.worker), detail=r.detail, epoch=r.epoch, index=index,
                        batch=r.batch if r.batch >= 0 else None, worker=r.worker if r.worker >= 0 else None))
     return out
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from .language import page_setup
+from .memory_view import memory_section
 from .settings import cached_run, sidebar_config
 from .texts import t
 
@@ -18,3 +19,4 @@ def main() -> None:
         return
     frame = cached_run(config)
     st.dataframe(frame.drop(columns=["t_ns"]), hide_index=True)
+    memory_section(frame)

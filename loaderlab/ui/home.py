@@ -14,9 +14,10 @@ from ..figures.tour import (BOX_NAME_KEYS, BOXES, NOTE_KEYS, SEGMENTS, batch_jou
                             tour_figure)
 from .language import page_setup
 from .settings import cached_run, sidebar_config, torch_code
-from .texts import EN, t
+from .texts import EN, language, t  # EN: which pages have a link text yet
 
 PAGES = Path(__file__).resolve().parents[2] / "pages"
+LESSONS_PAGE = "0_Lessons"  # the workshop's lesson path, linked prominently at the top
 
 
 def _clamp(key: str, options: list[int]) -> None:
@@ -55,15 +56,19 @@ def _stages(notes: dict[str, str]) -> None:
 def _links() -> None:
     st.subheader(t("tour.links.title"))
     for page in sorted(PAGES.glob("*.py")):
+        if page.stem == LESSONS_PAGE:
+            continue  # linked at the top of the page
         key = f"tour.link.{page.stem}"
-        label = EN[key] if key in EN else page.stem.split("_", 1)[-1].replace("_", " ")
-        st.page_link(f"pages/{page.name}", label=label)
+        label = t(key) if key in EN else page.stem.split("_", 1)[-1].replace("_", " ")
+        st.page_link(f"pages/{page.name}", label=label, query_params={"lang": language()})
 
 
 def main() -> None:
     page_setup()
     st.title(t("app.title"))
     st.write(t("app.intro"))
+    st.page_link(f"pages/{LESSONS_PAGE}.py", label=f"**{t(f'tour.link.{LESSONS_PAGE}')}**", icon="🎓",
+                 query_params={"lang": language()})
     config = sidebar_config()
     if config is None:
         _links()

@@ -1,32 +1,66 @@
-"""The page's language: ``?lang=ko`` / ``?lang=en`` in a workshop link, then the sidebar's choice.
+"""The page's language and the sidebar's page links: ``?lang=ko`` / ``?lang=en`` in a workshop link, then
+the sidebar's choice.
 
 Every page calls :func:`page_setup` first, before any text is drawn. The choice lives in session state
-(so it survives page switches) and is written back to the URL (so a copied link keeps it).
+under its own key (not the radio's: a widget's state is dropped on a page that has not drawn it yet), so it
+survives page switches; it is written back to the URL (a copied link keeps it), and every sidebar page
+link carries it. The sidebar lists the pages itself (``client.showSidebarNavigation = false``) so that
+their names follow the language. Knows nothing of the pages' content.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import streamlit as st
+from streamlit.errors import StreamlitAPIException
 
-from .texts import LANGUAGES, set_language
+from .texts import EN, LANGUAGES, set_language, t
 
+ROOT = Path(__file__).resolve().parents[2]
+CHOICE = "language"  # the kept choice
+RADIO = "language_radio"  # the sidebar widget that edits it
 _NAMES = {"en": "English", "ko": "한국어"}
 
 
+def _chosen() -> None:
+    st.session_state[CHOICE] = st.session_state[RADIO]
+
+
 def use_language() -> str:
-    """Set this run's language from the URL (on arrival) or the sidebar, and return it."""
-    if "lang" not in st.session_state:
+    """Set this run's language from the URL (on arrival), the kept choice or the sidebar, and return it."""
+    if CHOICE not in st.session_state:
         asked = st.query_params.get("lang", "en")
-        st.session_state["lang"] = asked if asked in LANGUAGES else "en"
-    st.sidebar.radio("Language · 언어", LANGUAGES, key="lang", horizontal=True, format_func=_NAMES.__getitem__)
-    lang = st.session_state["lang"]
+        st.session_state[CHOICE] = asked if asked in LANGUAGES else "en"
+    lang = st.session_state[CHOICE]
     set_language(lang)
     if st.query_params.get("lang") != lang:
         st.query_params["lang"] = lang
     return lang
 
 
+def _page_label(stem: str) -> str:
+    key = f"nav.{stem}"
+    return t(key) if key in EN else stem.split("_", 1)[-1].replace("_", " ")  # a page without a name yet
+
+
+def page_links(lang: str) -> None:
+    """One sidebar link per page, in the current language, each carrying ``?lang=``."""
+    pages = [ROOT / "app.py", *sorted((ROOT / "pages").glob("*.py"))]
+    box = st.sidebar.container()
+    for path in pages:
+        try:
+            box.page_link(str(path), label=_page_label(path.stem), query_params={"lang": lang})
+        except StreamlitAPIException:  # the page runs alone (AppTest of one page file): no app to link to
+            return
+
+
 def page_setup() -> str:
-    """Page config and language: the first call of every page's ``main``."""
+    """Page config, language and the sidebar's page links: the first call of every page's ``main``."""
     st.set_page_config(page_title="LoaderLab", layout="wide")
-    return use_language()
+    lang = use_language()
+    page_links(lang)
+    st.session_state[RADIO] = lang
+    st.sidebar.radio("Language · 언어", LANGUAGES, key=RADIO, horizontal=True, format_func=_NAMES.__getitem__,
+                     on_change=_chosen)
+    return lang

@@ -19,7 +19,7 @@ from ..trace.findings import padding_findings
 from .page_runs import default_collate_error
 from .language import page_setup
 from .settings import cached_run, sidebar_config, torch_code
-from .texts import t
+from .texts import language, t
 
 SHOW = {"error": st.error, "warning": st.warning, "info": st.info}
 
@@ -101,7 +101,7 @@ def main() -> None:
     if not found:
         st.caption(t("padding.findings.none"))
     for name, f in found:
-        SHOW.get(f.severity, st.info)(f"**{name}** — {f.message}")
+        SHOW.get(f.severity, st.info)(f"**{name}** — {f.text(language())}")
     with st.expander(t("code.title")):
         st.caption(t("padding.code.random"))
         st.code(torch_code(random_cfg), language="python")

@@ -15,7 +15,7 @@ from ..trace import analysis
 from ..trace.findings import stall_findings
 from .language import page_setup
 from .settings import cached_run, sidebar_config, torch_code
-from .texts import t
+from .texts import language, t
 
 ROWS = ("index_queue", "worker", "result_queue", "pin", "data_queue", "reorder", "loop")
 FINDINGS = ("straggler", "head_of_line", "loader_bound", "model_bound")  # the ones queues explain
@@ -71,6 +71,6 @@ def main() -> None:
         if found:
             st.subheader(t("queues.findings"))
             for finding in found:
-                SHOW.get(finding.severity, st.info)(finding.message)
+                SHOW.get(finding.severity, st.info)(finding.text(language()))
     with st.expander(t("code.title")):
         st.code(torch_code(config), language="python")

@@ -23,13 +23,13 @@ from ..trace.audits import label_audit
 from ..trace.findings import label_findings
 from .page_runs import weights_run
 from .language import page_setup
-from .settings import cached_run, run_lock, sidebar_config, torch_code
+from .settings import cached_run, run_lock, running, sidebar_config, torch_code
 from .texts import language, t
 
 SHOW = {"error": st.error, "warning": st.warning, "info": st.info}
 
 
-@st.cache_data(max_entries=8, show_spinner=True)
+@st.cache_data(max_entries=8, show_spinner=False)  # callers show a spinner in the page's language
 def _weights_run(config: RunConfig, weights: tuple) -> pd.DataFrame | str:
     """The run with hand-given weights, or torch's error text when the draw is impossible."""
     with run_lock():
@@ -87,7 +87,8 @@ def _mistake(config: RunConfig, labels: list, class_weights: dict) -> None:
     st.code(t("sampling.mistake.code_wrong", weights=shown, last=len(per_class) - 1), language="python")
     st.caption(t("sampling.mistake.right"))
     st.code(t("sampling.mistake.code_right", weights=shown), language="python")
-    result = _weights_run(config, per_class)
+    with running():
+        result = _weights_run(config, per_class)
     if isinstance(result, str):
         st.write(t("sampling.mistake.error"))
         st.code(result, language="text")
@@ -142,7 +143,8 @@ def main() -> None:
     runs = {t("sampling.run.random"): cached_run(random_cfg), t("sampling.run.inverse"): cached_run(weighted_cfg)}
     intended = {t("sampling.run.random"): data_shares(labels),
                 t("sampling.run.inverse"): intended_shares(labels, inverse_frequency_weights(labels))}
-    yours = _weights_run(weighted_cfg, per_sample)
+    with running():
+        yours = _weights_run(weighted_cfg, per_sample)
     if isinstance(yours, str):
         st.error(t("sampling.run.failed"))
         st.code(yours, language="text")

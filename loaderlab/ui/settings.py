@@ -7,23 +7,36 @@ the control it names, and no run starts. Widget keys equal RunConfig field names
 
 from __future__ import annotations
 
-import os
 import re
-import threading
+from contextlib import contextmanager
 import warnings
 from dataclasses import fields, replace
 
 import streamlit as st
 
 from ..scenarios import sources
-from ..scenarios.run import BATCH_SAMPLERS, COLLATES, KINDS, PRESETS, SAMPLERS, SOURCES, RunConfig, build_loader, run
-from .texts import t
+from ..scenarios.datasets import FAULTS
+from ..scenarios.limits import DEFAULTS, LimitError, RunSlots, ServerBusy, limits
+from ..scenarios.run import (BATCH_SAMPLERS, COLLATES, KINDS, PRESETS, SAMPLERS, SOURCES, FailureReport, RunConfig,
+                             RunFailed, build_loader, run)
+from .outcome import partial_trace, show_busy, show_failure, show_stopped
+from .query_settings import apply_query_settings
+from .texts import EN, bound, t
 
-MAX_WORKERS = int(os.environ.get("LOADERLAB_MAX_WORKERS", "4"))
+
+
+def _caps():
+    try:
+        return limits()
+    except LimitError:  # the sidebar says what is wrong; the widgets keep the defaults meanwhile
+        return DEFAULTS
+
+
+MAX_WORKERS = _caps().max_workers
 _FIELDS = {f.name for f in fields(RunConfig)}
 
 # Which control a torch message is about: the first parameter name it mentions, in this order.
-_BLAME_ORDER = ("batch_sampler", "sampler", "persistent_workers", "prefetch_factor", "multiprocessing_context",
+_BLAME_ORDER = ("fault", "batch_sampler", "sampler", "persistent_workers", "prefetch_factor", "multiprocessing_context",
                 "drop_last", "shuffle", "num_workers", "timeout", "batch_size")
 
 
@@ -54,8 +67,16 @@ def blamed_control(message: str) -> str:
 def sidebar_config() -> RunConfig | None:
     """Draw the controls; return the config, or None when torch (or an upload) rejects the settings."""
     _init_state()
+    apply_query_settings(_defaults())  # a lesson's "change it yourself" link fills the widgets once
     sb = st.sidebar
-    sb.selectbox(t("control.preset"), ["—", *PRESETS], key="preset", on_change=_apply_preset)
+    tt = bound()  # format_func may be called outside this run's thread: its words are fixed now
+    try:
+        limits()
+    except LimitError as exc:  # a misconfigured server says so on its first page
+        st.error(str(exc))
+        return None
+    sb.selectbox(t("control.preset"), ["—", *PRESETS], key="preset", on_change=_apply_preset,
+                 format_func=lambda v: tt(f"preset.{v}") if f"preset.{v}" in EN else v)
     slots: dict[str, object] = {}
 
     def slot(name: str) -> None:
@@ -64,11 +85,11 @@ def sidebar_config() -> RunConfig | None:
     sb.header(t("sidebar.loader"))
     sb.slider("batch_size", 1, 64, key="batch_size"); slot("batch_size")
     sb.checkbox("shuffle", key="shuffle"); slot("shuffle")
-    sb.selectbox("sampler", SAMPLERS, key="sampler", format_func=lambda v: t(f"choice.sampler.{v}")); slot("sampler")
+    sb.selectbox("sampler", SAMPLERS, key="sampler", format_func=lambda v: tt(f"choice.sampler.{v}")); slot("sampler")
     sb.checkbox("replacement", key="replacement", disabled=st.session_state["sampler"] != "weighted")
     sb.selectbox("batch_sampler", BATCH_SAMPLERS, key="batch_sampler",
-                 format_func=lambda v: t(f"choice.batch_sampler.{v}")); slot("batch_sampler")
-    sb.selectbox("collate_fn", COLLATES, key="collate", format_func=lambda v: t(f"choice.collate.{v}"))
+                 format_func=lambda v: tt(f"choice.batch_sampler.{v}")); slot("batch_sampler")
+    sb.selectbox("collate_fn", COLLATES, key="collate", format_func=lambda v: tt(f"choice.collate.{v}"))
     sb.checkbox("drop_last", key="drop_last"); slot("drop_last")
     sb.slider("num_workers", 0, MAX_WORKERS, key="num_workers"); slot("num_workers")
     sb.slider("prefetch_factor", 1, 8, key="prefetch_factor", disabled=st.session_state["num_workers"] == 0)
@@ -80,7 +101,7 @@ def sidebar_config() -> RunConfig | None:
     sb.number_input(t("control.seed"), 0, 2**31 - 1, key="seed")
 
     sb.header(t("sidebar.workload"))
-    sb.selectbox(t("control.source"), SOURCES, key="source", format_func=lambda v: t(f"choice.source.{v}"))
+    sb.selectbox(t("control.source"), SOURCES, key="source", format_func=lambda v: tt(f"choice.source.{v}"))
     uploaded = (), ()
     if st.session_state["source"] == "uploaded":
         upload = sb.file_uploader(t("control.upload"), type=["csv"], key="upload")
@@ -90,14 +111,14 @@ def sidebar_config() -> RunConfig | None:
         try:
             uploaded = sources.parse_upload(upload.getvalue(), upload.name)
         except sources.UploadError as exc:
-            sb.error(str(exc))
+            sb.error(t("upload.error", detail=exc))  # the detail is LoaderLab's English sentence
             return None
     elif st.session_state["source"] == "synthetic":
         sb.slider(t("control.n_samples"), 8, sources.MAX_UPLOAD_ROWS // 4, key="n_samples")
         sb.slider(t("control.imbalance"), 0.5, 0.99, key="imbalance")
         sb.slider(t("control.length"), 1, 64, key="length")
         sb.slider(t("control.length_spread"), 0, 32, key="length_spread")
-    sb.selectbox(t("control.kind"), KINDS, key="kind", format_func=lambda v: t(f"choice.kind.{v}"))
+    sb.selectbox(t("control.kind"), KINDS, key="kind", format_func=lambda v: tt(f"choice.kind.{v}"))
     sb.slider(t("control.cost_ms"), 0.0, 20.0, key="cost_ms")
     sb.number_input(t("control.straggler_index"), -1, 10**6, key="straggler_index")
     sb.slider(t("control.straggler_ms"), 0.0, 1000.0, key="straggler_ms")
@@ -105,6 +126,8 @@ def sidebar_config() -> RunConfig | None:
     sb.slider(t("control.slow_factor"), 1.0, 10.0, key="slow_factor")
     sb.slider(t("control.consumer_ms"), 0.0, 50.0, key="consumer_ms")
     sb.slider(t("control.epochs"), 1, 3, key="epochs")
+    sb.selectbox(t("control.fault"), FAULTS, key="fault", format_func=lambda v: tt(f"choice.fault.{v}")); slot("fault")
+    sb.number_input(t("control.fault_index"), 0, 10**6, key="fault_index", disabled=st.session_state["fault"] == "none")
 
     values = {f: st.session_state[f] for f in _FIELDS if f in st.session_state}
     config = replace(RunConfig(), **values, uploaded_labels=uploaded[0], uploaded_lengths=uploaded[1])
@@ -119,22 +142,41 @@ def sidebar_config() -> RunConfig | None:
 
 
 @st.cache_resource
-def run_lock() -> threading.Lock:
-    """One run at a time per server: two overlapping runs would share 2 cores and distort both."""
-    return threading.Lock()
+def run_lock() -> RunSlots:
+    """At most ``LOADERLAB_MAX_CONCURRENT_RUNS`` runs at once per server (overlapping runs share the cores
+    and distort each other). ``with run_lock():`` waits a few seconds for a slot, then raises ServerBusy."""
+    return RunSlots(_caps().max_concurrent_runs)
 
 
-@st.cache_data(max_entries=16, show_spinner=True)
+@st.cache_data(max_entries=16, show_spinner=False)  # cached_run shows its own spinner, in the page's language
 def _cached_run(config: RunConfig):
     with run_lock():
-        return run(config)
+        try:
+            return run(config)
+        except RunFailed as exc:  # cached too: a failing demo is not re-run on every click
+            return exc.report
+
+
+@contextmanager
+def running():
+    """Around a page's call of a cached run: the spinner, and when every run slot stays taken, the
+    "server busy" message in place of the page (ServerBusy is raised, not cached, so the next visit retries)."""
+    try:
+        with st.spinner(t("spinner.run")):
+            yield
+    except ServerBusy as exc:
+        show_busy(str(exc))
+        st.stop()
 
 
 def cached_run(config: RunConfig):
-    """The recorded run for ``config`` (cached). If the run fails — a worker raised, collate could not
-    stack the samples — the error is shown where the page would be, and the page stops: no traceback."""
+    """The recorded run for ``config`` (cached). If the run fails — a worker raised or died, collate could
+    not stack the samples — the page says which worker and which index, with torch's message and the
+    trace up to the failure, and stops: no traceback. A run stopped by the time cap says so above the
+    trace it recorded; a server with every run slot taken says it is busy."""
     try:
-        return _cached_run(config)
+        with running():
+            outcome = _cached_run(config)
     except Exception as exc:  # the user's settings made the loader fail: that is the lesson, not a crash
         text = str(exc).strip()
         lines = text.splitlines()
@@ -142,6 +184,16 @@ def cached_run(config: RunConfig):
         with st.expander(t("error.details")):
             st.code(text or repr(exc), language="text")
         st.stop()
+    if isinstance(outcome, FailureReport):
+        show_failure(outcome)
+        st.stop()
+    stopped = outcome.attrs.get("stopped")
+    if stopped:
+        show_stopped(stopped)
+        if not (outcome["kind"] == "batch_yield").any():  # nothing for the page to draw: show the events
+            partial_trace(outcome, "stopped")
+            st.stop()
+    return outcome
 
 
 def torch_code(config: RunConfig) -> str:

@@ -22,7 +22,7 @@ from ..trace.findings import stall_findings
 from ..trace.tables import prefetch_cap
 from .language import page_setup
 from .settings import MAX_WORKERS, cached_run, run_lock, sidebar_config, torch_code
-from .texts import t
+from .texts import language, t
 
 MAX_SPANS = 10_000  # a Gantt of bar traces stays responsive up to about this many bars (notes/streamlit.md)
 SWEEP_MOST = min(4, MAX_WORKERS)
@@ -80,18 +80,20 @@ class Views:
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def views(config: RunConfig) -> Views:
+def views(config: RunConfig, lang: str) -> Views:
+    """The page's tables; ``lang`` words the findings (and keys the cache: each language its own entry)."""
     frame = cached_run(config)
     findings = stall_findings(frame)
     found = [f for f in findings if f.kind in STALL_KINDS]
-    stalls = pd.DataFrame([{c: getattr(f, c) for c in STALL_COLUMNS} for f in found], columns=STALL_COLUMNS)
+    stalls = pd.DataFrame([{**{c: getattr(f, c) for c in STALL_COLUMNS}, "message": f.text(lang)} for f in found],
+                          columns=STALL_COLUMNS)
     spans = analysis.spans(frame)
     total = len(spans)
     spans = split_capped_idle(spans.head(MAX_SPANS), analysis.queue_depths(frame), prefetch_cap(frame))
     tp, waits, util = analysis.throughput(frame), analysis.wait_totals(frame), analysis.worker_utilisation(frame)
     duration, wait, consume = tp["duration_s"].sum(), waits["wait_s"].sum(), waits["consume_s"].sum()
     return Views(spans=spans, total_spans=total, marks=stall_spans(spans, stalls), stalls=stalls,
-                 verdicts=[f.message for f in findings if f.kind in VERDICTS],
+                 verdicts=[f.text(lang) for f in findings if f.kind in VERDICTS],
                  batches_per_s=tp["batches"].sum() / duration if duration > 0 else math.nan, wait_s=float(wait),
                  wait_share=wait / (wait + consume) if wait + consume > 0 else math.nan,
                  busy=float(util["busy_fraction"].mean()) if len(util) else math.nan)
@@ -114,8 +116,9 @@ def _gantt(v: Views) -> None:
     if v.total_spans > MAX_SPANS:
         st.caption(t("timelines.cut", shown=MAX_SPANS, total=v.total_spans))  # sorted by start: the beginning
     names = {stage: t(f"timelines.stage.{stage}") for stage in COLOURS}
+    lanes = {lane: t(f"timeline.lane.{lane}") for lane in ("main", "pin", "worker")}
     fig = timeline_figure(v.spans, x_title=t("timelines.x"), stage_names=names, marks=v.marks,
-                          mark_name=t("timelines.mark"))
+                          mark_name=t("timelines.mark"), lane_names=lanes, hover=t("timeline.hover"))
     st.plotly_chart(fig, theme=None, key="timelines_gantt")
 
 
@@ -162,7 +165,7 @@ def main() -> None:
     frame = cached_run(config)
     for message in frame.attrs.get("warnings", []):
         st.warning(message)
-    v = views(config)
+    v = views(config, language())
     _metrics(v)
     for sentence in v.verdicts:
         st.info(sentence)

@@ -24,7 +24,7 @@ from ..trace.findings import all_findings
 from ..trace.io import TraceFileError, load_trace_bytes, trace_document
 from .language import page_setup
 from .settings import cached_run, sidebar_config, torch_code
-from .texts import EN, t
+from .texts import language, t
 
 MAX_SPANS = 10_000  # a Gantt of bar traces stays responsive up to about this many bars (notes/streamlit.md)
 FINDING_COLUMNS = ["severity", "message", "epoch", "batch", "worker", "index"]
@@ -35,7 +35,7 @@ def trace_from_upload(data: bytes, name: str) -> tuple[pd.DataFrame | None, str 
     try:
         frame = load_trace_bytes(data, name)
     except TraceFileError as exc:
-        return None, str(exc)
+        return None, t("yourtrace.error.file", detail=exc)  # the detail is LoaderLab's English sentence
     if not len(frame):
         return None, t("yourtrace.error.empty", name=name)
     return frame, None
@@ -58,9 +58,11 @@ def _dumps(doc: dict) -> bytes:
     return json.dumps(doc, separators=(",", ":"), allow_nan=False, ensure_ascii=False).encode("utf-8") + b"\n"
 
 
-def build_views(frame: pd.DataFrame) -> Views:
+def build_views(frame: pd.DataFrame, lang: str = "en") -> Views:
+    """The trace's tables and downloads; the findings worded in ``lang``."""
     found = all_findings(frame)
-    findings = pd.DataFrame({c: [getattr(f, c) for f in found] for c in FINDING_COLUMNS[:2]}, dtype="str")
+    findings = pd.DataFrame({"severity": [f.severity for f in found], "message": [f.text(lang) for f in found]},
+                            dtype="str")
     for c in FINDING_COLUMNS[2:]:  # None where a finding is not about one batch, worker or sample
         findings[c] = pd.array([getattr(f, c) for f in found], dtype="Int64")
     return Views(spans=analysis.spans(frame), depths=analysis.queue_depths(frame),
@@ -69,21 +71,21 @@ def build_views(frame: pd.DataFrame) -> Views:
                  trace_json=_dumps(trace_document(frame)), chrome_json=_dumps(to_chrome_trace(frame)))
 
 
-@st.cache_data(max_entries=4, show_spinner=True)
-def _upload_views(data: bytes, name: str) -> tuple[pd.DataFrame | None, Views | None, str | None]:
+@st.cache_data(max_entries=4, show_spinner=False)  # the caller shows a spinner in the page's language
+def _upload_views(data: bytes, name: str, lang: str) -> tuple[pd.DataFrame | None, Views | None, str | None]:
     frame, error = trace_from_upload(data, name)
     if error:
         return None, None, error
     try:
-        return frame, build_views(frame), None
+        return frame, build_views(frame, lang), None
     except Exception as exc:  # a file that parses but whose events contradict each other: say so, in words
         return None, None, t("yourtrace.error.views", name=name, error=f"{type(exc).__name__}: {exc}")
 
 
 @st.cache_data(max_entries=4, show_spinner=False)
-def _run_views(config: RunConfig) -> tuple[pd.DataFrame, Views]:
+def _run_views(config: RunConfig, lang: str) -> tuple[pd.DataFrame, Views]:
     frame = cached_run(config)
-    return frame, build_views(frame)
+    return frame, build_views(frame, lang)
 
 
 def _downloads(views: Views, stem: str) -> None:
@@ -113,8 +115,10 @@ def _views(views: Views) -> None:
     if len(spans) > MAX_SPANS:
         st.caption(t("yourtrace.timeline.cut", shown=MAX_SPANS, total=len(spans)))
         spans = spans.head(MAX_SPANS)  # spans are sorted by start: the first MAX_SPANS of the trace
-    names = {stage: EN[f"stage.{stage}"] for stage in analysis.STAGES}
-    st.plotly_chart(timeline_figure(spans, x_title=t("timeline.x"), stage_names=names), theme=None)
+    names = {stage: t(f"stage.{stage}") for stage in analysis.STAGES}
+    lanes = {lane: t(f"timeline.lane.{lane}") for lane in ("main", "pin", "worker")}
+    st.plotly_chart(timeline_figure(spans, x_title=t("timeline.x"), stage_names=names, lane_names=lanes,
+                                    hover=t("timeline.hover")), theme=None)
 
     st.subheader(t("yourtrace.depths.title"))
     if len(views.depths):
@@ -140,7 +144,8 @@ def main() -> None:
     config = sidebar_config()  # drawn on every page, so the sidebar's settings survive a visit here
     upload = st.file_uploader(t("yourtrace.upload"), type=["json"], key="trace_upload")
     if upload is not None:
-        frame, views, error = _upload_views(upload.getvalue(), upload.name)
+        with st.spinner(t("spinner.trace")):
+            frame, views, error = _upload_views(upload.getvalue(), upload.name, language())
         if error:
             st.error(error)
             return
@@ -149,7 +154,7 @@ def main() -> None:
     elif config is None:
         return  # torch rejects the sidebar's settings: the sidebar says why
     else:
-        frame, views = _run_views(config)
+        frame, views = _run_views(config, language())
         st.caption(t("yourtrace.source.run", events=len(frame), batches=views.batches))
         stem = "loaderlab-trace"
     for message in frame.attrs.get("warnings", []):

@@ -22,7 +22,7 @@ from .texts import t
 PIN_DEMO_SAMPLES = 128  # enough batches to show the stage, short enough to run in about a second
 
 
-@st.cache_data(max_entries=8, show_spinner=True)
+@st.cache_data(max_entries=8, show_spinner=False)  # the caller shows a spinner in the page's language
 def _measured(batch_bytes: int, n_batches: int, compute_ms: float) -> pd.DataFrame:
     return measure_transfers(batch_bytes, n_batches, compute_ms)
 
@@ -89,7 +89,8 @@ def main() -> None:
     table = None
     if measured:
         try:
-            table = _measured(batch_bytes, n_batches, compute_ms)
+            with st.spinner(t("spinner.measure")):
+                table = _measured(batch_bytes, n_batches, compute_ms)
             st.info(t("transfer.measured", gpu=torch.cuda.get_device_name()))
         except RuntimeError as exc:  # out of GPU or page-locked memory, say: show the model instead
             st.error(t("transfer.measure_failed", error=str(exc).splitlines()[0]))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import pkgutil
 import threading
+from collections.abc import Callable
 from importlib import import_module
 
 LANGUAGES = ("en", "ko")
@@ -50,3 +51,15 @@ def t(key: str, **params) -> str:
     """``key``'s text in the current language (English where a translation is missing, which a test forbids)."""
     template = TEXTS[language()].get(key) or EN[key]
     return template.format(**params) if params else template
+
+
+def bound(lang: str | None = None) -> Callable[..., str]:
+    """:func:`t` fixed to ``lang`` (default: the current language), for functions Streamlit may call later from
+    another thread, such as a widget's ``format_func``."""
+    lang = lang or language()
+
+    def text(key: str, **params) -> str:
+        template = TEXTS[lang].get(key) or EN[key]
+        return template.format(**params) if params else template
+
+    return text

@@ -60,3 +60,64 @@ EN = {
     "padding.code.random": "random batches:",
     "padding.code.bucket": "bucketed (BucketBatchSampler is LoaderLab's; any length-bucketing batch_sampler works):",
 }
+
+KO = {
+    "padding.title": "패딩과 콜레이트",
+    "padding.explain": (
+        "배치는 텐서 하나이므로 길이가 다른 샘플은 그냥 쌓을 수 없습니다: torch의 기본 `collate_fn`은 여기서 "
+        "실패합니다. 패딩하는 `collate_fn`(`torch.nn.utils.rnn.pad_sequence`)은 모든 샘플을 배치 안에서 가장 긴 "
+        "샘플의 길이까지 채웁니다. 그리고 패딩된 칸 하나하나가 아무 쓸모 없이 쓰인 메모리와 연산입니다. 길이가 "
+        "비슷한 샘플끼리 배치로 묶으면(길이별 버킷을 만드는 `batch_sampler`) 이 낭비가 줄어듭니다. 아래는 같은 "
+        "데이터셋을 무작위로 묶은 경우와 버킷으로 묶은 경우이며, 둘 다 패딩합니다."),
+    "padding.try": (
+        "해 보기: 워크숍 프리셋 \"패딩 낭비\"는 표준 라이브러리 독스트링(실제 데이터, 다양한 길이)을 씁니다. "
+        "`batch_size`를 바꾸면 패딩이 함께 늘어나는 것을 보세요."),
+    "padding.needs_map": (
+        "batch_sampler는 데이터셋 인덱스를 고르므로, 버킷으로 묶으려면 맵 스타일 데이터셋이 필요합니다. 사이드바의 "
+        "데이터셋 종류에서 \"맵 스타일 데이터셋\"을 고르세요."),
+    "padding.equal_lengths": (
+        "이 데이터셋의 샘플은 모두 길이가 같아서({length}) 패딩할 것이 없습니다. 표준 라이브러리 독스트링 데이터셋을 "
+        "고르거나, 사이드바에서 \"길이 변동 폭 ±\"을 올리세요."),
+    "padding.collate.title": "기본 콜레이트가 하는 말",
+    "padding.collate.explain": (
+        "torch의 `default_collate`를 무작위 실행의 첫 배치(데이터셋 인덱스 {indices}, 길이 {lengths})에 그대로 "
+        "실행한 결과입니다:"),
+    "padding.collate.ok": (
+        "기본 콜레이트가 이 배치를 문제없이 쌓습니다: 샘플의 길이가 모두 {length}입니다."),
+    "padding.collate.fix": (
+        "해결책은 패딩하는 `collate_fn`이며, 아래 두 실행 모두 이를 씁니다: `pad_sequence(tokens, batch_first=True, "
+        "padding_value=0)`. 모델이 패딩을 마스킹할 수 있도록 길이도 함께 돌려줍니다."),
+    "padding.run.random": "무작위 배치 (shuffle=True)",
+    "padding.run.bucket": "길이별 버킷 배치",
+    "padding.grid.title": "칸 하나하나",
+    "padding.grid.explain": (
+        "샘플 하나가 한 행, 패딩된 텐서의 위치 하나가 한 열이며, 학습 루프가 받은 첫 배치들입니다. 파랑: 샘플 "
+        "자신의 토큰. 주황: 배치에서 가장 긴 샘플까지 채운 패딩."),
+    "padding.grid.batches": "보여 줄 배치 수",
+    "padding.grid.figure_title": "{run}<br><sup>이 배치들의 패딩 칸 {padded}개</sup>",
+    "padding.grid.x": "패딩된 텐서 안의 위치",
+    "padding.grid.x_binned": "패딩된 텐서 안의 위치 (열 하나에 {step}칸)",
+    "padding.grid.batch": "배치 #{batch} (패딩 {padded}칸)",
+    "padding.grid.token": "토큰",
+    "padding.grid.padding": "패딩",
+    "padding.grid.hover": "배치 #{batch}, 데이터셋 인덱스 {index}, 길이 {length}<br>위치 {position}: {what}",
+    "padding.fraction.title": "배치별 패딩",
+    "padding.fraction.explain": (
+        "각 배치의 칸 중 패딩의 비율이며, 학습 루프가 배치를 받은 순서대로입니다. 점선: 실행 전체 배치에 대한 "
+        "비율."),
+    "padding.fraction.figure_title": (
+        "전체 패딩 칸: 무작위 {random}개, 버킷 {bucket}개 ({saved:.0%} 감소)"),
+    "padding.fraction.x": "배치 (학습 루프가 받은 순서, 에폭은 이어서)",
+    "padding.fraction.y": "배치 중 패딩 비율",
+    "padding.fraction.overall": "{run}: 전체 배치의 {fraction:.0%}",
+    "padding.fraction.hover": (
+        "에폭 %{customdata[0]}, 배치 #%{customdata[1]}<br>%{customdata[3]}칸 중 %{customdata[2]}칸이 패딩 "
+        "(%{y:.0%})"),
+    "padding.metric.padded": "패딩 칸 수",
+    "padding.metric.fraction": "패딩 비율",
+    "padding.metric.delta": "{delta:+,}칸",
+    "padding.findings": "이 실행들에서 보이는 것",
+    "padding.findings.none": "알릴 것이 없습니다: 두 실행 모두 패딩이 기준치 아래입니다.",
+    "padding.code.random": "무작위 배치:",
+    "padding.code.bucket": "버킷 배치 (BucketBatchSampler는 LoaderLab의 것이며, 길이별 버킷을 만드는 batch_sampler라면 무엇이든 됩니다):",
+}

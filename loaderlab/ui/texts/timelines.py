@@ -59,3 +59,63 @@ EN = {
     "timelines.sweep.x": "num_workers",
     "timelines.sweep.y": "batches / s",
 }
+
+KO = {
+    "timelines.title": "워커 타임라인: 누가 언제 무엇을 했나",
+    "timelines.explain": (
+        "프로세스마다 한 줄입니다. 맨 위가 학습 루프가 도는 메인 프로세스이고, 그 아래로 pin 스레드(`pin_memory=True`일 "
+        "때)와 각 워커가 있습니다. 워커는 배치의 샘플을 하나씩 가져오고(파랑) 콜레이트합니다(주황). 회색은 유휴, "
+        "분홍은 메인 프로세스가 이미 `prefetch_factor × num_workers`개의 작업을 내보내서 생긴 유휴입니다. 메인 "
+        "프로세스 줄에서 빨강은 학습 루프가 `next()`에서 기다리는 시간, 초록은 학습 단계입니다."),
+    "timelines.try": (
+        "해 보기: 사이드바에서 데이터셋 인덱스 하나에 200 ms 이상의 추가 비용(느린 샘플)을 주세요. 느린 샘플과 "
+        "그 때문에 생긴 대기가 검은 테두리로 표시됩니다. 그다음 `in_order`를 끄고 비교해 보세요."),
+    "timelines.metric.throughput": "초당 배치 수",
+    "timelines.metric.wait": "메인 프로세스 대기 (초)",
+    "timelines.metric.wait_share": "학습 루프 중 대기 비율",
+    "timelines.metric.busy": "워커 가동률 (평균)",
+    "timelines.gantt.title": "시간에 따른 모든 프로세스",
+    "timelines.cut": "구간 {total:,}개 중 처음 {shown:,}개만 보여 줍니다: 실행의 앞부분입니다.",
+    "timelines.x": "실행 시작 후 경과 시간 (초)",
+    "timelines.stage.startup": "워커 시작",
+    "timelines.stage.fetch": "가져오기 (샘플 하나)",
+    "timelines.stage.collate": "콜레이트",
+    "timelines.stage.pin": "고정 메모리 복사",
+    "timelines.stage.wait": "배치 대기",
+    "timelines.stage.consume": "학습 단계",
+    "timelines.stage.idle": "유휴",
+    "timelines.stage.idle_capped": "유휴: 프리페치 상한 도달",
+    "timelines.mark": "정체 (표 참고)",
+    "timelines.stalls.title": "정체",
+    "timelines.stalls.explain": (
+        "각 행은 정체의 원인으로 지목된 배치(작업 번호), 워커, 데이터셋 인덱스를 알려 줍니다. 위에서 테두리가 "
+        "쳐진 구간이 바로 이것들입니다."),
+    "timelines.stalls.none": (
+        "이번 실행에는 정체가 없습니다: 중앙값의 5배이면서 0.1초 이상 걸린 샘플이 없고, 다른 배치를 재정렬 버퍼에 "
+        "붙잡아 둔 배치도 없고, 멈춘 워커도 없습니다."),
+    "timelines.col.kind": "종류",
+    "timelines.col.epoch": "에폭",
+    "timelines.col.batch": "배치",
+    "timelines.col.worker": "워커",
+    "timelines.col.index": "샘플 인덱스",
+    "timelines.col.message": "자세히",
+    "timelines.kind.straggler": "느린 샘플",
+    "timelines.kind.head_of_line": "헤드 오브 라인 블로킹",
+    "timelines.kind.stalled_worker": "멈춘 워커",
+    "timelines.kind.worker_vanished": "사라진 워커",
+    "timelines.kind.slow_first_batch": "느린 첫 배치",
+    "timelines.kind.error": "오류",
+    "timelines.sweep.title": "워커를 늘리면 빨라질까? num_workers 훑어보기",
+    "timelines.sweep.explain": (
+        "사이드바의 설정을 `num_workers` 0부터 {most}까지 각각 한 번씩(에폭 하나씩) 실행하고 측정한 초당 배치 수를 "
+        "그립니다. 점선 이상치는 워커 하나의 속도 × 워커 수이며, 이 기계가 LoaderLab에 주는 코어 {cores}개를 넘으면 "
+        "평평해집니다: 그 뒤로는 워커들이 코어를 나눠 씁니다."),
+    "timelines.sweep.button": "훑어보기 실행",
+    "timelines.sweep.running": "사이드바의 설정을 num_workers마다 실행하는 중…",
+    "timelines.sweep.stale": "훑어본 뒤 사이드바 설정이 바뀌었습니다. 버튼을 눌러 이 설정으로 다시 훑어보세요.",
+    "timelines.sweep.measured": "측정값",
+    "timelines.sweep.ideal": "이상치: 워커 1개의 속도 × num_workers (코어 수까지)",
+    "timelines.sweep.cores": "코어 {cores}개",
+    "timelines.sweep.x": "num_workers",
+    "timelines.sweep.y": "초당 배치 수",
+}

@@ -91,3 +91,96 @@ while ready is not None:
     loss = model(batch)                                     # ...while the model computes
 ''',
 }
+
+KO = {
+    "transfer.title": "고정 메모리와 GPU로의 복사",
+    "transfer.explain": (
+        "데이터로더가 배치를 넘긴 뒤에도 배치는 GPU까지 가야 합니다. 일반(pageable) 메모리에서는 "
+        "`batch.to('cuda')`가 학습 루프를 막고, 그동안 GPU는 아무것도 계산하지 않습니다. `pin_memory=True`이면 "
+        "데이터로더의 pin 스레드가 먼저 각 배치를 고정 메모리(pinned memory)로 복사합니다. 그러면 두 번째 CUDA "
+        "스트림에서 실행한 `.to('cuda', non_blocking=True)`가 모델이 이번 배치를 계산하는 동안 다음 배치를 "
+        "복사합니다. 고정 메모리로의 복사도 복사이므로, 그것이 숨겨 주는 복사 시간이 그 자체의 비용보다 클 때만 "
+        "이득입니다."),
+    "transfer.measured": "이 기계의 GPU({gpu})에서 측정했습니다: 아래 타임라인은 CUDA 이벤트로 잰 시간입니다.",
+    "transfer.measure_failed": "이 GPU에서 측정하지 못했습니다({error}). 아래 타임라인은 대신 모델로 계산한 것입니다.",
+    "transfer.modelled": ("모델로 계산했습니다. 이 기계에는 GPU가 없습니다: 아래 타임라인은 측정한 것이 아니라 표시된 "
+                          "대역폭으로 계산한 것입니다. 내 하드웨어의 값으로 바꿔 보세요."),
+    "transfer.assumptions": (
+        "모델의 가정: 일반 메모리 복사는 {pageable:g} GB/s, 고정 메모리 복사는 {pinned:g} GB/s, pin 스레드의 호스트 "
+        "memcpy는 {pin:g} GB/s입니다(GB = 10⁹ 바이트). 학습 루프가 요청할 때 모든 배치는 이미 준비되어 있습니다(워커가 "
+        "따라옵니다). 복사는 연산보다 많아야 한 배치 앞서갑니다(GPU 위에 배치가 동시에 두 개). pin 스레드는 고정 "
+        "메모리의 배치 두 개가 학습 루프를 기다리면 멈추고, 학습 루프는 매 단계 손실값을 읽는 루프처럼 두 배치 전의 "
+        "연산이 끝나야 복사를 요청합니다. 기본값: PCIe 4.0 x16의 최대치는 25 GB/s 정도이고, 고정 메모리 복사는 "
+        "흔히 그 절반, 일반 메모리 복사는 다시 그 절반입니다. 드라이버가 자체 고정 버퍼를 거쳐 복사하기 "
+        "때문입니다."),
+    "transfer.control.batch_mb": "배치 크기 (MB)",
+    "transfer.control.n_batches": "에폭당 배치 수",
+    "transfer.control.compute_ms": "배치당 모델 연산 (ms)",
+    "transfer.control.pageable_gbps": "일반 메모리 복사 (GB/s)",
+    "transfer.control.pinned_gbps": "고정 메모리 복사 (GB/s)",
+    "transfer.control.pin_gbps": "고정 메모리로 옮기기: 호스트 memcpy (GB/s)",
+    "transfer.control.measured_help": "이 GPU에서 측정한 값입니다. 페이지가 모델로 계산할 때만 고칠 수 있습니다.",
+    "transfer.mode.pageable": "일반 메모리: batch.to('cuda')",
+    "transfer.mode.pinned": "고정 메모리: pin_memory=True, 그다음 복사 스트림에서 .to('cuda', non_blocking=True)",
+    "transfer.mode.pageable_short": "일반 메모리",
+    "transfer.mode.pinned_short": "고정 메모리 + non_blocking",
+    "transfer.stage.pin": "고정 메모리로 (호스트, pin 스레드)",
+    "transfer.stage.copy": "GPU로 복사",
+    "transfer.stage.compute": "모델 연산",
+    "transfer.timeline.title": "한 에폭, 배치 하나씩",
+    "transfer.timeline.caption": ("막대 하나가 배치 하나의 단계이고, 숫자는 배치 번호입니다. 위: 모든 복사는 앞선 "
+                                  "연산을 기다리고, 연산은 자기 복사를 기다립니다. 아래: pin 스레드가 미리 일하고, "
+                                  "각 복사는 앞선 배치가 연산되는 동안 진행됩니다."),
+    "transfer.timeline.x": "첫 배치를 요청한 뒤 경과 시간 (ms)",
+    "transfer.batch": "배치",
+    "transfer.totals.title": "에폭당 시간과 그 쓰임",
+    "transfer.totals.x": "에폭당 ms",
+    "transfer.totals.text": "{total_ms:.1f} ms, 복사의 {overlap:.0%} 숨김",
+    "transfer.part.compute": "GPU 연산",
+    "transfer.part.exposed_copy": "아무 연산 없이 복사만",
+    "transfer.part.idle": "GPU 유휴, 고정 메모리 배치를 기다림",
+    "transfer.metric.pageable": "에폭, 일반 메모리 (ms)",
+    "transfer.metric.pinned": "에폭, 고정 메모리 + non_blocking (ms)",
+    "transfer.metric.overlap": "연산 뒤로 숨긴 복사",
+    "transfer.metric.pageable_gbps": "일반 메모리 복사, 측정값 (GB/s)",
+    "transfer.metric.pinned_gbps": "고정 메모리 복사, 측정값 (GB/s)",
+    "transfer.metric.pin_gbps": "고정 메모리로 옮기기, 측정값 (GB/s)",
+    "transfer.verdict.faster": ("여기서는 고정 메모리와 non_blocking 복사로 에폭 시간의 {saved:.0%}를 아낍니다: "
+                                "복사의 {overlap:.0%}가 모델이 연산하는 동안 진행되었습니다."),
+    "transfer.verdict.slower": ("여기서는 고정 메모리를 쓰면 에폭이 {lost:.0%} 길어집니다: 배치 하나를 고정 메모리로 "
+                                "옮기는 데 {pin_ms:.1f} ms가 걸려, 겹침으로 숨기는 시간보다 깁니다. "
+                                "pytorch/pytorch#24984에 보고된 속도 저하가 바로 이것입니다."),
+    "transfer.verdict.same": "여기서는 두 방식의 시간이 같습니다.",
+    "transfer.engine.title": "이 기계에서 데이터로더 자체의 고정 메모리 단계",
+    "transfer.engine.explain": (
+        "아래는 사이드바의 데이터로더를 `pin_memory=True`로 실행한 것입니다(샘플 최대 {n}개, 에폭 하나). 가속기가 "
+        "없으면 torch는 경고를 내고 pin 스레드를 시작하지 않습니다. LoaderLab은 그래도 이 단계를 실행하고 배치마다 "
+        "`pin_begin`/`pin_end` 쌍을 기록하므로, 모든 화면에서 이 단계가 보입니다."),
+    "transfer.engine.events": "pin 이벤트 수",
+    "transfer.engine.batches": "고정 메모리 단계를 거친 배치 수",
+    "transfer.engine.bytes": "배치당 바이트 (중앙값)",
+    "transfer.engine.skipped": "이번 실행의 모든 pin 이벤트가 “{detail}”라고 말합니다: 고정 메모리로 옮긴 것이 없습니다.",
+    "transfer.engine.pinned": "고정 메모리 단계가 모든 배치를 실제로 고정 메모리로 옮겼습니다 (배치 {n}개).",
+    "transfer.engine.none": "이번 실행에는 pin 이벤트가 기록되지 않았습니다.",
+    "transfer.engine.rejected": "torch가 사이드바의 설정을 거부하므로(사이드바 참고) 데이터로더의 고정 메모리 단계를 실행하지 않습니다.",
+    "transfer.code.loop": "복사와 연산을 겹치는 학습 루프, 순수 torch 코드로",
+    "transfer.loop_code": '''import torch
+
+loader = torch.utils.data.DataLoader(dataset, batch_size=64, num_workers=4, pin_memory=True)
+copy_stream = torch.cuda.Stream()
+
+def to_gpu(batch):
+    with torch.cuda.stream(copy_stream):  # 복사는 연산 스트림 옆에서 진행
+        return batch.to("cuda", non_blocking=True)  # 겹치려면 non_blocking에 고정 메모리가 필요
+
+batches = iter(loader)
+ready = to_gpu(next(batches))
+while ready is not None:
+    torch.cuda.current_stream().wait_stream(copy_stream)  # 이 배치의 복사가 끝남
+    batch = ready
+    batch.record_stream(torch.cuda.current_stream())       # copy_stream에서 만들어 여기서 씀
+    cpu_batch = next(batches, None)
+    ready = None if cpu_batch is None else to_gpu(cpu_batch)  # 다음 복사가 지금 시작되고...
+    loss = model(batch)                                     # ...그동안 모델이 연산
+''',
+}

@@ -1,0 +1,182 @@
+"""The words of findings and of the plain-text report, in English (``EN``) and Korean (``KO``).
+
+A :class:`~loaderlab.trace.findings.Finding` carries a ``key`` and its ``evidence``; :func:`render` words
+it in a language: ``finding.<key>`` formatted with the evidence. ``where.*`` names the process an error
+happened in, ``severity.*`` the severities, ``report.*`` the report's layout. Both dicts have the same keys
+and the same format placeholders (a test checks). Values quoted from the trace (an error's text, a label,
+a class name) and parameter names (``in_order=False``…) stay as they are in every language.
+Knows nothing of streamlit, plotly or how the findings are found.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+LANGUAGES = ("en", "ko")
+
+EN = {
+    "finding.straggler": "Sample {index} took {fetch_s:.3f} s in worker {worker} (batch {batch}, epoch {epoch}): "
+                         "{ratio:.0f}x the median sample ({median_ms:.2f} ms).",
+    "finding.head_of_line": "Batch {batch} (worker {worker}) held {parked} ready batch(es) in the reorder buffer "
+                            "for {blocked_s:.3f} s (epoch {epoch}); its slow sample was index {index} "
+                            "({fetch_s:.3f} s). in_order=False would hand the others over as they arrive.",
+    "finding.head_of_line_worker": "Batch {batch} (worker {worker}) arrived late and held {parked} ready batch(es) "
+                                   "in the reorder buffer for {blocked_s:.3f} s (epoch {epoch}).",
+    "finding.stalled_worker": "Worker {worker} (pid {pid}) stopped reporting inside dataset[{index}] (batch {batch}, "
+                              "epoch {epoch}): silent for {silent_s:.2f} s until the trace ends, and it never "
+                              "exited on its own.",
+    "finding.worker_vanished": "Worker {worker} (pid {pid}) vanished without exiting (epoch {epoch}); its last "
+                               "event was {last_kind} at {last_s:.3f} s.",
+    "finding.slow_first_batch": "The first batch of epoch {epoch} took {first_wait_s:.2f} s ({ratio:.0f}x a "
+                                "typical wait); worker start-up took {startup_s:.2f} s of it (last ready: worker "
+                                "{worker}). persistent_workers=True starts the workers once, not every epoch.",
+    "finding.slow_first_batch_once": "The first batch of epoch {epoch} took {first_wait_s:.2f} s ({ratio:.0f}x a "
+                                     "typical wait); worker start-up took {startup_s:.2f} s of it (last ready: "
+                                     "worker {worker}).",
+    "finding.loader_bound": "Loader-bound: the loop waited {wait_s:.3f} s for batches and spent {consume_s:.3f} s "
+                            "in its body ({share:.0%} waiting; first batches of epochs left out).",
+    "finding.model_bound": "Model-bound: the loop spent {consume_s:.3f} s in its body and waited only "
+                           "{wait_s:.3f} s for batches ({share:.0%} waiting); a faster loader would not help.",
+    "finding.error": "Error in {where} (epoch {epoch}): {detail}",
+    "finding.copy_on_access": "Worker {worker} (pid {pid}) grew from {first_mb:.0f} MB to {peak_mb:.0f} MB of private "
+                              "memory during the run: copy-on-access — forked workers copy every page of the dataset "
+                              "they touch. Keep samples in numpy arrays or tensors, not lists of Python objects.",
+    "finding.shm_nearly_full": "/dev/shm was {share:.0%} full ({used_mb:.0f} of {total_mb:.0f} MB): batches in flight "
+                               "live there, and a full /dev/shm kills workers with SIGBUS. Lower prefetch_factor, "
+                               "batch_size or num_workers, or give the machine more shared memory.",
+    "finding.error_in_batch": "Error in {where} (epoch {epoch}, batch {batch}): {detail}",
+    "finding.error_in_sample": "Error in {where} at dataset[{index}] (epoch {epoch}, batch {batch}): {detail}",
+    "finding.class_imbalance": "Epoch {epoch}: label {minority} is {minority_share:.1%} of the samples and label "
+                               "{majority} {majority_share:.1%} ({ratio:.0f}:1).",
+    "finding.share_drift": "Epoch {epoch}: label {label} is {share:.1%} of the samples, intended {intended:.1%} "
+                           "({n} samples).",
+    "finding.repeated_samples": "Epoch {epoch}: {drawn} draws hit {distinct} distinct samples ({repeats} repeats; "
+                                "sample {index} drawn {times} times); {unseen} of {dataset_len} samples were "
+                                "never drawn.",
+    "finding.padding_waste": "Epoch {epoch}: {fraction:.0%} of the batch cells are padding ({padded_cells} of "
+                             "{cells}); the worst is batch {batch} at {batch_fraction:.0%}. Batching samples of "
+                             "similar length would cut it.",
+    "finding.iterable_duplicates": "Epoch {epoch}: {duplicates} of {distinct} IterableDataset samples came from "
+                                   "more than one worker (e.g. {label!r} from workers {workers}); every worker "
+                                   "replays the whole stream unless __iter__ shards it with get_worker_info().",
+    "finding.same_order": "Epochs {first_epoch} and {epoch} drew the same shuffled order ({n} samples, "
+                          "{sampler}); with DistributedSampler, call sampler.set_epoch(epoch) before each epoch.",
+    "finding.identical_rng": "Worker {worker} drew the same random numbers as worker {same_as_worker} ({shared} "
+                             "of {draws} draws; first at sample {index}, batch {batch}, epoch {epoch}): their "
+                             "RNGs were seeded alike. Derive seeds from torch.initial_seed() in worker_init_fn.",
+    "where.main": "the main process",
+    "where.worker": "worker {worker}",
+    "severity.error": "error",
+    "severity.warning": "warning",
+    "severity.info": "info",
+    "report.title": "LoaderLab report",
+    "report.settings": "Settings: {settings}",
+    "report.events": "Events: {n}",
+    "report.throughput": "Throughput:",
+    "report.throughput_row": "  epoch {epoch}: {batches} batches, {samples} samples in {duration} s = {bps} "
+                             "batches/s, {sps} samples/s; first batch after {first} s",
+    "report.wait": "Main-process wait (time blocked in next()):",
+    "report.wait_row": "  epoch {epoch}: waited {wait} s (first batch {first} s), loop body {consume} s; {share} "
+                       "of the steady time spent waiting",
+    "report.workers": "Workers:",
+    "report.worker_row": "  worker {worker} (pid {pid}, from epoch {epoch}): start-up {startup} s, busy {busy} s "
+                         "({busy_share}), idle {idle} s, of which {capped} s at the prefetch cap",
+    "report.findings": "Findings ({n}):",
+    "report.findings_none": "Findings: none",
+    "report.finding_row": "  [{severity}] {kind}: {message}",
+    "report.na": "n/a",
+}
+
+KO = {
+    "finding.straggler": ("워커 {worker}에서 샘플 {index} 하나를 가져오는 데 {fetch_s:.3f}초가 걸렸습니다(배치 {batch}, "
+                          "에폭 {epoch}). 샘플 중앙값({median_ms:.2f} ms)의 {ratio:.0f}배입니다."),
+    "finding.head_of_line": ("배치 {batch}(워커 {worker}) 때문에 준비된 배치 {parked}개가 재정렬 버퍼에서 "
+                             "{blocked_s:.3f}초 동안 묶여 있었습니다(에폭 {epoch}). 원인은 느린 샘플 인덱스 {index}"
+                             "({fetch_s:.3f}초)입니다. in_order=False로 두면 나머지 배치는 도착하는 대로 넘겨집니다."),
+    "finding.head_of_line_worker": ("늦게 도착한 배치 {batch}(워커 {worker}) 때문에 준비된 배치 {parked}개가 "
+                                    "재정렬 버퍼에서 {blocked_s:.3f}초 동안 묶여 있었습니다(에폭 {epoch})."),
+    "finding.stalled_worker": ("워커 {worker}(pid {pid}) 프로세스가 dataset[{index}] 안에서 보고를 멈췄습니다(배치 "
+                               "{batch}, 에폭 {epoch}). 트레이스가 끝날 때까지 {silent_s:.2f}초 동안 소식이 없었고, "
+                               "스스로 종료하지도 않았습니다."),
+    "finding.worker_vanished": ("워커 {worker}(pid {pid}) 프로세스가 종료 기록 없이 사라졌습니다(에폭 {epoch}). "
+                                "마지막 이벤트는 {last_s:.3f}초의 {last_kind}였습니다."),
+    "finding.slow_first_batch": "에폭 {epoch}의 첫 배치가 {first_wait_s:.2f}초 걸렸습니다(보통 대기의 {ratio:.0f}배). "
+                                "그중 {startup_s:.2f}초가 워커 시작에 쓰였습니다(마지막으로 준비된 워커: {worker}). "
+                                "persistent_workers=True로 두면 워커를 에폭마다가 아니라 한 번만 시작합니다.",
+    "finding.slow_first_batch_once": "에폭 {epoch}의 첫 배치가 {first_wait_s:.2f}초 걸렸습니다(보통 대기의 "
+                                     "{ratio:.0f}배). 그중 {startup_s:.2f}초가 워커 시작에 쓰였습니다(마지막으로 "
+                                     "준비된 워커: {worker}).",
+    "finding.loader_bound": "데이터로더가 병목입니다: 학습 루프가 배치를 {wait_s:.3f}초 기다렸고 루프 본문에서 "
+                            "{consume_s:.3f}초를 썼습니다(대기 비율 {share:.0%}, 각 에폭의 첫 배치는 제외).",
+    "finding.model_bound": "모델이 병목입니다: 학습 루프가 본문에서 {consume_s:.3f}초를 썼고 배치는 {wait_s:.3f}초만 "
+                           "기다렸습니다(대기 비율 {share:.0%}). 데이터로더가 더 빨라져도 도움이 되지 않습니다.",
+    "finding.error": "{where}에서 오류가 났습니다(에폭 {epoch}): {detail}",
+    "finding.copy_on_access": "워커 {worker}(pid {pid})의 전용 메모리가 실행 중 {first_mb:.0f} MB에서 {peak_mb:.0f} MB로 "
+                              "늘었습니다: copy-on-access — fork된 워커는 건드린 데이터셋 페이지를 모두 복사합니다. "
+                              "샘플을 Python 객체 리스트가 아니라 numpy 배열이나 텐서로 두세요.",
+    "finding.shm_nearly_full": "/dev/shm가 {share:.0%} 찼습니다({total_mb:.0f} MB 중 {used_mb:.0f} MB): 전달 중인 배치가 "
+                               "여기에 있고, /dev/shm가 가득 차면 워커가 SIGBUS로 종료됩니다. prefetch_factor, batch_size, "
+                               "num_workers를 줄이거나 공유 메모리를 늘리세요.",
+    "finding.error_in_batch": "{where}에서 오류가 났습니다(에폭 {epoch}, 배치 {batch}): {detail}",
+    "finding.error_in_sample": "{where}의 dataset[{index}]에서 오류가 났습니다(에폭 {epoch}, 배치 {batch}): {detail}",
+    "finding.class_imbalance": ("에폭 {epoch}: 샘플 중 레이블 {minority}의 비율은 {minority_share:.1%}, 레이블 "
+                                "{majority}의 비율은 {majority_share:.1%}입니다({ratio:.0f}:1)."),
+    "finding.share_drift": ("에폭 {epoch}: 샘플 중 레이블 {label}의 비율이 의도한 {intended:.1%}가 아니라 "
+                            "{share:.1%}입니다(샘플 {n}개)."),
+    "finding.repeated_samples": ("에폭 {epoch}: {drawn}번 뽑았지만 서로 다른 샘플은 {distinct}개였습니다(중복 "
+                                 "{repeats}번, 가장 많이 뽑힌 샘플 {index}: {times}번). 샘플 {dataset_len}개 중 "
+                                 "{unseen}개는 한 번도 뽑히지 않았습니다."),
+    "finding.padding_waste": "에폭 {epoch}: 배치 칸의 {fraction:.0%}가 패딩입니다({cells}칸 중 {padded_cells}칸). 가장 "
+                             "심한 배치는 {batch}번으로 {batch_fraction:.0%}입니다. 길이가 비슷한 샘플끼리 배치로 "
+                             "묶으면 줄일 수 있습니다.",
+    "finding.iterable_duplicates": "에폭 {epoch}: IterableDataset 샘플 {distinct}개 중 {duplicates}개가 둘 이상의 "
+                                   "워커에서 나왔습니다(예: {label!r}, 워커 {workers}). __iter__가 get_worker_info()로 "
+                                   "샤딩하지 않으면 모든 워커가 스트림 전체를 되풀이합니다.",
+    "finding.same_order": ("에폭 {first_epoch}, {epoch}의 셔플 순서가 똑같습니다(샘플 {n}개, {sampler}). "
+                           "DistributedSampler를 쓴다면 각 에폭 전에 sampler.set_epoch(epoch)를 호출하세요."),
+    "finding.identical_rng": ("워커 {worker}의 난수가 워커 {same_as_worker}의 난수와 같습니다({draws}번 중 "
+                              "{shared}번 일치, 처음은 샘플 {index}, 배치 {batch}, 에폭 {epoch}). 두 워커의 난수 생성기가 "
+                              "같은 시드로 초기화되었습니다. worker_init_fn에서 torch.initial_seed()로부터 시드를 "
+                              "만드세요."),
+    "where.main": "메인 프로세스",
+    "where.worker": "워커 {worker}",
+    "severity.error": "오류",
+    "severity.warning": "경고",
+    "severity.info": "정보",
+    "report.title": "LoaderLab 보고서",
+    "report.settings": "설정: {settings}",
+    "report.events": "이벤트: {n}개",
+    "report.throughput": "처리량:",
+    "report.throughput_row": "  에폭 {epoch}: 배치 {batches}개, 샘플 {samples}개를 {duration}초에 처리 = 초당 배치 {bps}개, "
+                             "초당 샘플 {sps}개; 첫 배치까지 {first}초",
+    "report.wait": "메인 프로세스 대기(next()에서 막혀 있던 시간):",
+    "report.wait_row": "  에폭 {epoch}: {wait}초 대기(첫 배치 {first}초), 루프 본문 {consume}초; 안정 구간 시간의 "
+                       "{share}를 대기에 씀",
+    "report.workers": "워커:",
+    "report.worker_row": "  워커 {worker}(pid {pid}, 에폭 {epoch}부터): 시작 {startup}초, 작업 {busy}초({busy_share}), "
+                         "유휴 {idle}초(그중 프리페치 상한에 걸린 시간 {capped}초)",
+    "report.findings": "발견 사항({n}개):",
+    "report.findings_none": "발견 사항: 없음",
+    "report.finding_row": "  [{severity}] {kind}: {message}",
+    "report.na": "해당 없음",
+}
+
+TEXTS = {"en": EN, "ko": KO}
+
+
+def text(key: str, lang: str = "en", **params: Any) -> str:
+    """``key`` in ``lang``, formatted with ``params``."""
+    if lang not in TEXTS:
+        raise ValueError(f"language must be one of {', '.join(LANGUAGES)}, got {lang!r}")
+    template = TEXTS[lang][key]
+    return template.format(**params) if params else template
+
+
+def render(key: str, evidence: Mapping[str, Any], lang: str = "en") -> str:
+    """A finding's sentence: template ``finding.<key>`` in ``lang`` with its evidence. An error's
+    ``where_worker`` (None = the main process) is worded in ``lang`` as ``where``."""
+    params = dict(evidence)
+    if "where_worker" in params:
+        who = params["where_worker"]
+        params["where"] = text("where.main", lang) if who is None else text("where.worker", lang, worker=who)
+    return text(f"finding.{key}", lang, **params)

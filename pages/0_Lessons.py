@@ -1,0 +1,3 @@
+from loaderlab.ui.lessons_page import main
+
+main()

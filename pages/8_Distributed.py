@@ -1,0 +1,3 @@
+from loaderlab.ui.distributed_page import main
+
+main()

@@ -26,7 +26,8 @@ from . import analysis
 from .tables import parse_indices, rows
 
 ASSIGNMENT_COLUMNS = ("epoch", "rank", "position", "global_position", "batch", "index", "label", "padded")
-SLOW_RANK_RATIO = 1.2  # a rank this much slower than the fastest is named in a finding
+SLOW_RANK_RATIO = 2.0  # a rank that waited this much longer for data than the fastest one…
+SLOW_RANK_SHARE = 0.25  # …for at least this share of its run is named in a finding
 
 
 @dataclass(frozen=True)
@@ -201,7 +202,10 @@ def set_epoch_forgotten(frame: pd.DataFrame) -> bool:
 
 def rank_throughput(frame: pd.DataFrame) -> pd.DataFrame:
     """Per rank: ``batches`` handed to the loop, ``samples`` fetched, ``start_s``/``end_s`` (first
-    ``epoch_begin`` → last ``epoch_end``, merged clock), ``seconds``, ``samples_per_s`` and ``slowest``."""
+    ``epoch_begin`` → last ``epoch_end``, merged clock), ``seconds``, ``samples_per_s``, ``wait_s`` (the
+    loop blocked in ``next()``: the rank's loader was late), ``step_s`` (inside the loop body, which holds
+    any collective that waits for the other ranks) and ``slowest``: the rank that waited longest for data.
+    When ranks all-reduce after each batch they finish together, so ``seconds`` alone cannot name it."""
     world_size(frame)
     ranks = sorted(int(r) for r in frame["rank"].unique())
 
@@ -217,7 +221,10 @@ def rank_throughput(frame: pd.DataFrame) -> pd.DataFrame:
     table["end_s"] = per_rank(ev.EPOCH_END, "max").fillna(every.max().reindex(ranks)).to_numpy()
     table["seconds"] = (table["end_s"] - table["start_s"]).clip(lower=0.0)
     table["samples_per_s"] = table["samples"] / table["seconds"].where(table["seconds"] > 0)
-    table["slowest"] = table["seconds"] == table["seconds"].max()
+    totals = {rank: analysis.wait_totals(part) for rank, part in by_rank(frame).items()}
+    table["wait_s"] = [float(totals[r]["wait_s"].sum()) for r in ranks]
+    table["step_s"] = [float(totals[r]["consume_s"].sum()) for r in ranks]
+    table["slowest"] = table["wait_s"] == table["wait_s"].max()
     return table
 
 
@@ -270,13 +277,17 @@ def findings(frame: pd.DataFrame) -> list[RankFinding]:
                                                 "count": int(row["shared"] - row["padded"]),
                                                 "epoch": int(row["epoch"])}))
     tp = rank_throughput(frame)
-    if len(tp) > 1 and tp["seconds"].min() > 0:
-        slow = tp.loc[tp["seconds"].idxmax()]
-        ratio = float(slow["seconds"] / tp["seconds"].min())
-        if ratio >= SLOW_RANK_RATIO:
+    if len(tp) > 1:
+        slow, fast = tp.loc[tp["wait_s"].idxmax()], tp.loc[tp["wait_s"].idxmin()]
+        excess = float(slow["wait_s"] - fast["wait_s"])
+        # named only when it matters: most of the run, and well above the fastest rank's wait
+        if excess >= SLOW_RANK_SHARE * float(slow["seconds"]) and slow["wait_s"] >= SLOW_RANK_RATIO * fast["wait_s"]:
+            ratio = float(slow["wait_s"] / fast["wait_s"]) if fast["wait_s"] > 0 else float("inf")
             out.append(RankFinding(
                 "slow_rank", "info",
-                f"Rank {int(slow['rank'])} took {ratio:.1f}× as long as the fastest rank; in a DistributedDataParallel "
-                f"job every rank waits for it at each gradient all-reduce.",
-                {"rank": int(slow["rank"]), "ratio": f"{ratio:.1f}"}))
+                f"Rank {int(slow['rank'])}'s loop waited {float(slow['wait_s']):.2f} s for data, {ratio:.1f}× as long "
+                f"as rank {int(fast['rank'])}'s; with a collective after each batch (DDP's gradient all-reduce) "
+                f"the other ranks spend that time waiting for it.",
+                {"rank": int(slow["rank"]), "wait": f"{float(slow['wait_s']):.2f}", "ratio": f"{ratio:.1f}",
+                 "fast": int(fast["rank"])}))
     return out

@@ -104,12 +104,13 @@ def _tables(frame: pd.DataFrame) -> None:
     summary = dd.rank_summary(frame).rename(columns=lambda c: t(f"distributed.col.{c}"))
     st.dataframe(summary, hide_index=True)
     tp = dd.rank_throughput(frame)
-    slow = tp.loc[tp["seconds"].idxmax()]
+    slow = tp.loc[tp["wait_s"].idxmax()]
     st.subheader(t("distributed.throughput.title"))
     st.caption(t("distributed.throughput.explain"))
     st.metric(t("distributed.throughput.slowest"), t("distributed.rank", rank=int(slow["rank"])),
-              t("distributed.throughput.seconds", seconds=float(slow["seconds"])), delta_color="off")
-    shown = tp[["rank", "batches", "samples", "seconds", "samples_per_s"]].round({"seconds": 3, "samples_per_s": 1})
+              t("distributed.throughput.seconds", seconds=float(slow["wait_s"])), delta_color="off")
+    shown = tp[["rank", "batches", "samples", "seconds", "wait_s", "step_s", "samples_per_s"]].round(
+        {"seconds": 3, "wait_s": 3, "step_s": 3, "samples_per_s": 1})
     st.dataframe(shown.rename(columns=lambda c: t(f"distributed.col.{c}")), hide_index=True)
 
 

@@ -67,7 +67,7 @@ def main() -> None:
     page_setup()
     st.title(t("app.title"))
     st.write(t("app.intro"))
-    st.page_link(f"pages/{LESSONS_PAGE}.py", label=f"**{t(f'tour.link.{LESSONS_PAGE}')}**", icon="🎓",
+    st.page_link(f"pages/{LESSONS_PAGE}.py", label=f"**{t(f'tour.link.{LESSONS_PAGE}')}**", icon=":material/school:",
                  query_params={"lang": language()})
     config = sidebar_config()
     if config is None:

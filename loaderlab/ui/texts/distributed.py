@@ -46,8 +46,9 @@ EN = {
         "Ranks {rank_a} and {rank_b} got {count} of the same samples in epoch {epoch} beyond padding: their "
         "samplers disagree (a different seed or world size per rank?)."),
     "distributed.finding.slow_rank": (
-        "Rank {rank} took {ratio}× as long as the fastest rank. With DistributedDataParallel every rank waits "
-        "for it at each gradient all-reduce."),
+        "Rank {rank}'s loop waited {wait} s for data, {ratio}× as long as rank {fast}'s. With an all-reduce "
+        "after each mini-batch (DistributedDataParallel's gradient sync) the other ranks spend that time "
+        "waiting for it inside their training step: every rank runs at the pace of the slowest loader."),
     "distributed.metric.per_rank": "samples per rank per epoch",
     "distributed.metric.padded": "padding copies per epoch",
     "distributed.metric.dropped": "samples dropped per epoch",
@@ -81,13 +82,15 @@ EN = {
     "distributed.col.shared": "shared with another rank",
     "distributed.col.batches": "mini-batches",
     "distributed.col.seconds": "seconds",
+    "distributed.col.wait_s": "waiting for data (s)",
+    "distributed.col.step_s": "training step + all_reduce (s)",
     "distributed.col.samples_per_s": "samples / s",
     "distributed.throughput.title": "Throughput per rank",
     "distributed.throughput.explain": (
         "After every mini-batch each rank joins an `all_reduce` (as DDP does with gradients), so all ranks move "
         "at the pace of the slowest one. Pick a slow rank in the sidebar to see it."),
-    "distributed.throughput.slowest": "slowest rank",
-    "distributed.throughput.seconds": "{seconds:.3f} s",
+    "distributed.throughput.slowest": "slowest loader",
+    "distributed.throughput.seconds": "waited {seconds:.3f} s for data",
     "distributed.timeline.title": "Every rank and worker over time",
     "distributed.timeline.explain": (
         "One lane per process: each rank's main process, then its workers. Red is a rank waiting for its next "
@@ -174,8 +177,9 @@ KO = {
         "에폭 {epoch}에서 랭크 {rank_a}과(와) 랭크 {rank_b}가 패딩 말고도 같은 샘플 {count}개를 받았습니다: 두 "
         "샘플러가 서로 다릅니다 (랭크마다 다른 시드나 world size?)."),
     "distributed.finding.slow_rank": (
-        "랭크 {rank}은(는) 가장 빠른 랭크보다 {ratio}배 오래 걸렸습니다. DistributedDataParallel에서는 모든 "
-        "랭크가 그래디언트 all-reduce마다 이 랭크를 기다립니다."),
+        "랭크 {rank}의 루프는 데이터를 {wait}초 기다렸습니다. 랭크 {fast}의 {ratio}배입니다. 미니배치마다 "
+        "all-reduce를 하면 (DistributedDataParallel의 그래디언트 동기화) 다른 랭크들은 그 시간 동안 학습 단계 안에서 "
+        "이 랭크를 기다립니다: 모든 랭크가 가장 느린 데이터로더의 속도로 움직입니다."),
     "distributed.metric.per_rank": "에폭당 랭크별 샘플 수",
     "distributed.metric.padded": "에폭당 패딩 사본",
     "distributed.metric.dropped": "에폭당 버려진 샘플",
@@ -209,13 +213,15 @@ KO = {
     "distributed.col.shared": "다른 랭크와 겹침",
     "distributed.col.batches": "미니배치",
     "distributed.col.seconds": "초",
+    "distributed.col.wait_s": "데이터 기다림 (초)",
+    "distributed.col.step_s": "학습 단계 + all_reduce (초)",
     "distributed.col.samples_per_s": "샘플 / 초",
     "distributed.throughput.title": "랭크별 처리량",
     "distributed.throughput.explain": (
         "미니배치마다 각 랭크는 `all_reduce`에 참여하므로 (DDP가 그래디언트로 하듯이) 모든 랭크가 가장 느린 "
         "랭크의 속도로 움직입니다. 사이드바에서 느린 랭크를 골라 확인해 보세요."),
-    "distributed.throughput.slowest": "가장 느린 랭크",
-    "distributed.throughput.seconds": "{seconds:.3f} 초",
+    "distributed.throughput.slowest": "가장 느린 데이터로더",
+    "distributed.throughput.seconds": "데이터를 {seconds:.3f}초 기다림",
     "distributed.timeline.title": "시간에 따른 모든 랭크와 워커",
     "distributed.timeline.explain": (
         "프로세스마다 한 줄: 각 랭크의 메인 프로세스, 그다음 그 랭크의 워커 프로세스. 빨강은 랭크가 다음 미니배치를 "

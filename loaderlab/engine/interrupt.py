@@ -7,7 +7,7 @@ set, the multi-process iterator waits in slices of ``POLL_S`` and calls ``guard.
 which raises ``RunStopped`` once the deadline has passed or someone called ``guard.stop(reason)`` (from
 any thread). Without a guard nothing changes: batches, errors and waits are torch's.
 
-Why a run stopped is a named reason (``TimeCap``, ``UnsentResult``), never a bare string.
+Why a run stopped is a named reason (``TimeCap``, ``UnsentResult``, ``StopAsked``, ``Abandoned``), never a bare string.
 Knows nothing of pandas.
 """
 
@@ -41,6 +41,13 @@ class StopAsked:
     """Someone asked the run to stop (a server shutting down, a user leaving)."""
 
     why: str
+
+
+@dataclass(frozen=True)
+class Abandoned:
+    """No page was waiting for the run any more (its tab closed, or its settings changed) for ``seconds``."""
+
+    seconds: float
 
 
 class RunStopped(Exception):

@@ -184,19 +184,21 @@ class RunFailed(Exception):
         return (RunFailed, (self.report,))
 
 
-def run(config: RunConfig, *, max_seconds: float | None = None, guard: RunGuard | None = None) -> pd.DataFrame:
+def run(config: RunConfig, *, max_seconds: float | None = None, guard: RunGuard | None = None,
+        live: Any = None) -> pd.DataFrame:
     """Record ``config``'s run; torch's warnings (text, in order) are kept in ``frame.attrs["warnings"]``.
 
     The run stops after ``max_seconds`` (default: ``LOADERLAB_MAX_RUN_SECONDS``) or when ``guard`` is
     stopped; it then returns the trace so far with ``frame.attrs["stopped"]`` (see
-    :func:`loaderlab.trace.faults.stop_report`). Raises ``RunFailed`` when the loader fails.
+    :func:`loaderlab.trace.faults.stop_report`). Raises ``RunFailed`` when the loader fails. ``live``: a
+    :class:`loaderlab.trace.live.LiveView` other threads can read while the run goes on.
     """
     guard = guard or RunGuard(limits().max_run_seconds if max_seconds is None else max_seconds)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         recording = record_session(build_loader(config), epochs=config.epochs,
                                    consumer=Consumer(config.consumer_ms / 1000), sample_info=label_and_length,
-                                   guard=guard, memory_interval_s=MEMORY_INTERVAL_S)
+                                   guard=guard, memory_interval_s=MEMORY_INTERVAL_S, live=live)
     frame = recording.frame
     frame.attrs["config"] = {k: v for k, v in asdict(config).items() if not k.startswith("uploaded_")}
     frame.attrs["warnings"] = list(dict.fromkeys(str(w.message) for w in caught))

@@ -1,9 +1,9 @@
 """The words of findings and of the plain-text report, in English (``EN``) and Korean (``KO``).
 
 A :class:`~loaderlab.trace.findings.Finding` carries a ``key`` and its ``evidence``; :func:`render` words
-it in a language: ``finding.<key>`` formatted with the evidence. ``where.*`` names the process an error
-happened in, ``severity.*`` the severities, ``report.*`` the report's layout. Both dicts have the same keys
-and the same format placeholders (a test checks). Values quoted from the trace (an error's text, a label,
+it in a language: ``finding.<key>`` formatted with the evidence. ``rank.*`` words the findings of a
+multi-rank trace (:mod:`.distributed`), ``where.*`` names the process an error happened in, ``severity.*``
+the severities, ``report.*`` the report's layout. Both dicts have the same keys and the same format placeholders (a test checks). Values quoted from the trace (an error's text, a label,
 a class name) and parameter names (``in_order=False``…) stay as they are in every language.
 Knows nothing of streamlit, plotly or how the findings are found.
 """
@@ -69,6 +69,26 @@ EN = {
     "severity.error": "error",
     "severity.warning": "warning",
     "severity.info": "info",
+    "rank.same_order_every_epoch": (
+        "Every rank got the same samples in the same order in all {epochs} epochs. DistributedSampler "
+        "shuffles with `seed + epoch`, and its epoch only changes when you call `sampler.set_epoch(epoch)` — "
+        "without it the \"shuffle\" is the same permutation every epoch."),
+    "rank.padded": (
+        "{count} sample(s) per epoch are seen twice (indices {indices} in epoch {epoch}): with "
+        "`drop_last=False` DistributedSampler repeats the head of its list so that every rank gets the same "
+        "number of samples."),
+    "rank.dropped": (
+        "{count} sample(s) per epoch reach no rank: with `drop_last=True` DistributedSampler cuts its list to"
+        " a multiple of the world size."),
+    "rank.overlap": (
+        "Ranks {rank_a} and {rank_b} got {count} of the same samples in epoch {epoch} beyond padding: their "
+        "samplers disagree (a different seed or world size per rank?)."),
+    "rank.slow_rank": (
+        "Rank {rank}'s loop waited {wait} s for data, {ratio}× as long as rank {fast}'s. With an all-reduce "
+        "after each mini-batch (DistributedDataParallel's gradient sync) the other ranks spend that time "
+        "waiting for it inside their training step: every rank runs at the pace of the slowest loader."),
+    "report.rank": "Rank {rank}:",
+    "report.ranks": "Across the {n} ranks:",
     "report.title": "LoaderLab report",
     "report.settings": "Settings: {settings}",
     "report.events": "Events: {n}",
@@ -143,6 +163,23 @@ KO = {
     "severity.error": "오류",
     "severity.warning": "경고",
     "severity.info": "정보",
+    "rank.same_order_every_epoch": (
+        "{epochs}개 에폭 모두에서 모든 랭크가 같은 샘플을 같은 순서로 받았습니다. 분산 샘플러는 `seed + epoch`로 셔플하는데, 에폭 값은 "
+        "`sampler.set_epoch(epoch)`를 호출해야만 바뀝니다 — 호출하지 않으면 \"셔플\"은 매 에폭 같은 순열입니다."),
+    "rank.padded": (
+        "에폭마다 샘플 {count}개를 두 번 봅니다 (에폭 {epoch}의 인덱스 {indices}): `drop_last=False`이면 분산 샘플러가 모든 랭크에 같은 수의 샘플을 "
+        "주려고 목록의 앞부분을 반복합니다."),
+    "rank.dropped": (
+        "에폭마다 샘플 {count}개가 어느 랭크에도 가지 않습니다: `drop_last=True`이면 분산 샘플러가 목록을 world size의 배수로 자릅니다."),
+    "rank.overlap": (
+        "에폭 {epoch}에서 랭크 {rank_a}과(와) 랭크 {rank_b}가 패딩 말고도 같은 샘플 {count}개를 받았습니다: 두 샘플러가 서로 다릅니다 (랭크마다 다른 시드나 "
+        "world size?)."),
+    "rank.slow_rank": (
+        "랭크 {rank}의 루프는 데이터를 {wait}초 기다렸습니다. 랭크 {fast}의 {ratio}배입니다. 미니배치마다 all-reduce를 하면 "
+        "(DistributedDataParallel의 그래디언트 동기화) 다른 랭크들은 그 시간 동안 학습 단계 안에서 이 랭크를 기다립니다: 모든 랭크가 가장 느린 데이터로더의 속도로 "
+        "움직입니다."),
+    "report.rank": "랭크 {rank}:",
+    "report.ranks": "랭크 {n}개 전체:",
     "report.title": "LoaderLab 보고서",
     "report.settings": "설정: {settings}",
     "report.events": "이벤트: {n}개",

@@ -12,6 +12,7 @@ import math
 
 import pandas as pd
 
+from . import distributed
 from .analysis import throughput, wait_totals, worker_utilisation
 from .finding_texts import text
 from .findings import all_findings
@@ -22,6 +23,26 @@ SETTING_KEYS = ("dataset", "dataset_len", "batch_size", "sampler", "num_workers"
 
 
 def report_text(frame: pd.DataFrame, lang: str = "en") -> str:
+    """The report; a multi-rank trace (a ``rank`` column) gets one report per rank, then the ranks' findings."""
+    if "rank" in frame.columns:
+        return _ranks_report(frame, lang)
+    return _report(frame, lang)
+
+
+def _ranks_report(frame: pd.DataFrame, lang: str) -> str:
+    parts = []
+    for rank, part in distributed.by_rank(frame).items():
+        part.attrs = frame.attrs
+        parts.append(text("report.rank", lang, rank=rank) + "\n" + _report(part, lang))
+    found = distributed.findings(frame)
+    lines = [text("report.ranks", lang, n=distributed.world_size(frame)),
+             text("report.findings", lang, n=len(found)) if found else text("report.findings_none", lang)]
+    lines += [text("report.finding_row", lang, severity=text(f"severity.{f.severity}", lang), kind=f.kind,
+                   message=text(f"rank.{f.kind}", lang, **f.params)) for f in found]
+    return "\n".join(parts) + "\n" + "\n".join(lines) + "\n"
+
+
+def _report(frame: pd.DataFrame, lang: str) -> str:
     na = text("report.na", lang)
 
     def s(value: float, digits: int = 3) -> str:

@@ -96,14 +96,18 @@ def close_epoch(it: Any, stop_workers: bool) -> None:
 
 def record_session(loader, epochs: int = 1, *, max_batches: int | None = None,
                    consumer: Callable[[Any], Any] | None = None, sample_info=None,
-                   guard: RunGuard | None = None, memory_interval_s: float | None = None) -> Recording:
+                   guard: RunGuard | None = None, memory_interval_s: float | None = None,
+                   live: Any = None) -> Recording:
     """Iterate ``loader`` (a loaderlab DataLoader) like ``record``; never raises what the loader raised.
 
-    Arguments are checked by the caller (:func:`loaderlab.trace.recorder.record`).
+    Arguments are checked by the caller (:func:`loaderlab.trace.recorder.record`). ``live``: a
+    :class:`loaderlab.trace.live.LiveView` to attach to the tracer, so other threads can watch the run.
     """
     from .recorder import events_frame, loader_settings
 
     tracer = SessionTracer(sample_info, guard)
+    if live is not None:
+        live.attach(tracer)
     previous, loader.tracer = loader.tracer, tracer
     it = None
     error = stopped = stopped_at = None

@@ -13,10 +13,11 @@ import streamlit as st
 from ..figures.partitions import partition_figure, rank_label_figure, rank_timeline_figure
 from ..scenarios.distributed import MAX_EPOCHS, MAX_WORKERS_PER_RANK, DistConfig, run
 from ..trace import distributed as dd
+from ..trace.finding_texts import text as finding_text
 from ..trace.ranks import WORLD_SIZES, DistributedRunError
 from .language import page_setup
-from .settings import run_lock
-from .texts import t
+from .settings import run_lock, running
+from .texts import language, t
 
 SHOW = {"error": st.error, "warning": st.warning, "info": st.info}
 SLOW_FACTOR = 4.0
@@ -24,7 +25,7 @@ DEFAULTS = DistConfig()
 STAGES = ("startup", "fetch", "collate", "pin", "wait", "consume", "idle", "idle_capped")
 
 
-@st.cache_data(max_entries=8, show_spinner=True)
+@st.cache_data(max_entries=8, show_spinner=False)  # running() shows the spinner
 def _cached_run(config: DistConfig) -> pd.DataFrame:
     with run_lock():
         return run(config)
@@ -59,7 +60,8 @@ def _controls() -> DistConfig | None:
 
 def _run(config: DistConfig) -> pd.DataFrame:
     try:
-        return _cached_run(config)
+        with running():
+            return _cached_run(config)
     except DistributedRunError as exc:
         f = exc.failure
         st.error(t("distributed.failed", rank=f.rank, kind=f.kind, message=f.message))
@@ -80,7 +82,7 @@ def torch_code(config: DistConfig) -> str:
 def _findings(frame: pd.DataFrame) -> None:
     found = dd.findings(frame)
     for f in found:
-        SHOW.get(f.severity, st.info)(t(f"distributed.finding.{f.kind}", **f.params))
+        SHOW.get(f.severity, st.info)(finding_text(f"rank.{f.kind}", language(), **f.params))
     if not found:
         st.caption(t("distributed.findings.none"))
 

@@ -15,6 +15,8 @@ from ..trace import analysis
 from ..trace.faults import Site
 from .texts import t
 
+USER_STOP = "stopped by you"  # StopAsked.why of the live view's Stop button (.live_run)
+
 
 def site_text(site: Site) -> str:
     """The headline in the page's language: "worker 1 failed on index 37"."""
@@ -56,9 +58,11 @@ def show_failure(report) -> None:
 
 
 def show_stopped(stopped: dict) -> None:
-    """A run stopped by the time cap (or asked to stop): why, and each stuck worker with its stack."""
+    """A run stopped by the time cap (or by the user's Stop button): why, and each stuck worker with its stack."""
     if stopped.get("reason") == "time_cap":
         st.warning(t("fault.stopped.cap", seconds=f"{stopped['seconds']:g}"))
+    elif stopped.get("reason") == "asked" and stopped.get("why") == USER_STOP:
+        st.warning(t("fault.stopped.asked"))
     else:
         st.warning(stopped.get("text", ""))
     for stuck in stopped.get("stuck", []):

@@ -16,9 +16,11 @@ import streamlit as st
 
 from ..scenarios import sources
 from ..scenarios.datasets import FAULTS
-from ..scenarios.limits import DEFAULTS, LimitError, RunSlots, ServerBusy, limits
+from ..scenarios.limits import DEFAULTS, LimitError, ServerBusy, limits
 from ..scenarios.run import (BATCH_SAMPLERS, COLLATES, KINDS, PRESETS, SAMPLERS, SOURCES, FailureReport, RunConfig,
-                             RunFailed, build_loader, run)
+                             build_loader)
+from .live_run import outcome as live_outcome
+from .live_run import run_lock  # noqa: F401 (pages take the run slots from here)
 from .outcome import partial_trace, show_busy, show_failure, show_stopped
 from .query_settings import apply_query_settings
 from .texts import EN, bound, t
@@ -141,22 +143,6 @@ def sidebar_config() -> RunConfig | None:
     return config
 
 
-@st.cache_resource
-def run_lock() -> RunSlots:
-    """At most ``LOADERLAB_MAX_CONCURRENT_RUNS`` runs at once per server (overlapping runs share the cores
-    and distort each other). ``with run_lock():`` waits a few seconds for a slot, then raises ServerBusy."""
-    return RunSlots(_caps().max_concurrent_runs)
-
-
-@st.cache_data(max_entries=16, show_spinner=False)  # cached_run shows its own spinner, in the page's language
-def _cached_run(config: RunConfig):
-    with run_lock():
-        try:
-            return run(config)
-        except RunFailed as exc:  # cached too: a failing demo is not re-run on every click
-            return exc.report
-
-
 @contextmanager
 def running():
     """Around a page's call of a cached run: the spinner, and when every run slot stays taken, the
@@ -172,11 +158,12 @@ def running():
 def cached_run(config: RunConfig):
     """The recorded run for ``config`` (cached). If the run fails — a worker raised or died, collate could
     not stack the samples — the page says which worker and which index, with torch's message and the
-    trace up to the failure, and stops: no traceback. A run stopped by the time cap says so above the
-    trace it recorded; a server with every run slot taken says it is busy."""
+    trace up to the failure, and stops: no traceback. While the run goes on, the page shows it live and
+    offers to stop a stalled one (:mod:`.live_run`). A run stopped by the time cap or by the user says so
+    above the trace it recorded; a server with every run slot taken says it is busy."""
     try:
         with running():
-            outcome = _cached_run(config)
+            outcome = live_outcome(config)
     except Exception as exc:  # the user's settings made the loader fail: that is the lesson, not a crash
         text = str(exc).strip()
         lines = text.splitlines()

@@ -53,6 +53,12 @@ def test_record_with_world_size_writes_a_merged_trace_with_ranks(factory_file, t
     assert sorted(frame["rank"].unique()) == [0, 1, 2] and frame["rank"].dtype == "int64"
     assert dd.rank_indices(frame) == {**torch_lists(0, set_epoch), **torch_lists(1, set_epoch)}
     assert dd.set_epoch_forgotten(frame) is not set_epoch
+    assert cli.main(["report", str(out), "--lang", "en"]) == 0
+    report = capsys.readouterr().out
+    assert [line for line in report.splitlines() if line.startswith("Rank ")] == ["Rank 0:", "Rank 1:", "Rank 2:"]
+    assert ("same_order_every_epoch" in report.split("Across the 3 ranks:")[1]) is not set_epoch
+    assert cli.main(["report", str(out), "--lang", "ko"]) == 0
+    assert "랭크 3개 전체:" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("extra, message", [

@@ -74,6 +74,13 @@ EN = {
     "fault.stuck": ("Worker {worker} (pid {pid}) was stuck inside dataset[{index}] for {since} s; its last event "
                     "was {last}, {ago} s before the stop."),
     "fault.stack": "Where worker {worker} was stuck (its Python stack)",
+    "fault.stopped.asked": "You stopped this run: below is the trace up to then.",
+    "live.progress": "Run in progress: {events} events, {batches} batches handed over in {seconds} s.",
+    "live.stalled": "**No batch for {seconds} s.** Each worker's last event:",
+    "live.worker": "worker {worker}: last event {kind}{where} {ago} s ago",
+    "live.where.index": " (index {index})",
+    "live.where.batch": " (batch {batch})",
+    "live.stop": "Stop this run",
     "timeline.title": "Who did what, when",
     "timeline.explain": ("One lane per process. Blue: a worker fetching one sample; orange: collating a batch; "
                          "red: your loop waiting for the next batch; green: your training step."),
@@ -182,6 +189,13 @@ KO = {
     "fault.stuck": ("워커 {worker}(pid {pid})가 dataset[{index}] 안에서 {since}초 동안 멈춰 있었습니다. 마지막 "
                     "이벤트는 중지 {ago}초 전의 {last}였습니다."),
     "fault.stack": "워커 {worker}가 멈춰 있던 곳 (Python 스택)",
+    "fault.stopped.asked": "이 실행을 직접 중지했습니다. 아래는 그때까지의 트레이스입니다.",
+    "live.progress": "실행 중: {seconds}초 동안 이벤트 {events}개, 건네진 배치 {batches}개.",
+    "live.stalled": "**{seconds}초 동안 배치가 없습니다.** 워커별 마지막 이벤트:",
+    "live.worker": "워커 {worker}: 마지막 이벤트 {kind}{where}, {ago}초 전",
+    "live.where.index": " (인덱스 {index})",
+    "live.where.batch": " (배치 {batch})",
+    "live.stop": "이 실행 중지",
     "timeline.title": "누가 언제 무엇을 했나",
     "timeline.explain": ("프로세스마다 한 줄입니다. 파랑: 워커가 샘플 하나를 가져오는 중, 주황: 배치를 콜레이트하는 중, "
                          "빨강: 학습 루프가 다음 배치를 기다리는 중, 초록: 학습 단계."),

@@ -1,0 +1,136 @@
+"""A run watched live: background runs by config, the live snapshot of a stalled worker, Stop, orphans.
+
+The registry and the snapshot are tested without streamlit (``loaderlab.scenarios.background``); the page
+is tested with AppTest, which cannot click while its script runs: a helper thread waits (on the registry's
+condition, then for the stall) and presses Stop through the button's own callback. Processes are checked
+with psutil (``no_leftover_workers``), never with sleeps; no timing is asserted.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from loaderlab.engine import events as ev
+from loaderlab.engine.interrupt import Abandoned, StopAsked
+from loaderlab.scenarios.background import RunRegistry
+from loaderlab.scenarios.limits import RunSlots, ServerBusy
+from loaderlab.scenarios.run import RunConfig
+
+ROOT = Path(__file__).resolve().parents[2]
+HUNG = RunConfig(n_samples=200, cost_ms=0.2, consumer_ms=0.0, num_workers=2, fault="hang", fault_index=37)
+STALL_S = 1.5
+WAIT_S = 60  # bounds for waits on the run; none is expected to take long
+
+
+def test_the_live_snapshot_names_the_stuck_worker_and_stop_ends_the_run(no_leftover_workers):
+    registry = RunRegistry(RunSlots(1))
+    handle = registry.start(HUNG, seconds=120)
+    assert registry.start(HUNG, seconds=120) is handle  # a rerun of the page re-attaches, no second run
+    handle.attach()
+    snap = handle.wait_stalled(STALL_S, timeout=WAIT_S)
+    assert snap is not None, "the hung run never stalled"
+    assert snap.batches == 2 and snap.events > 0  # batches 0 and 1 came; batch 2 holds index 37
+    stuck = snap.quiet_workers()[0]
+    assert (stuck.worker, stuck.kind, stuck.index, stuck.batch) == (0, ev.FETCH_BEGIN, 37, 2)
+    assert snap.ago_s(stuck) >= STALL_S - 0.5  # its fetch began before the stall (the loop's own slack)
+    assert registry.stop(HUNG, StopAsked("stopped by you"))
+    assert handle.wait(WAIT_S)
+    handle.detach()
+    stopped = handle.outcome.attrs["stopped"]
+    assert (stopped["reason"], stopped["why"]) == ("asked", "stopped by you")
+    [worker] = stopped["stuck"]
+    assert (worker["worker"], worker["index"]) == (0, 37) and "inject_fault" in worker["stack"]
+    assert registry.collect(HUNG) is handle and registry.get(HUNG) is None
+    no_leftover_workers("after the user stopped a hung run")
+    with registry.slots:  # the run gave its slot back
+        pass
+
+
+def test_a_run_no_page_waits_for_is_stopped_and_forgotten(no_leftover_workers):
+    registry = RunRegistry(RunSlots(1))
+    handle = registry.start(HUNG, seconds=120)
+    handle.attach()
+    handle.detach()  # the tab closed (or its settings changed) and nobody re-attached
+    assert handle.wait(WAIT_S)
+    assert handle.abandoned and isinstance(handle.guard.reason, Abandoned)
+    assert registry.get(HUNG) is None and registry.collect(HUNG) is None  # a later visit runs afresh
+    no_leftover_workers("after an abandoned run")
+
+
+def test_a_rerun_that_re_attaches_keeps_the_run_going(no_leftover_workers):
+    registry = RunRegistry(RunSlots(1))
+    config = replace(HUNG, fault="none", n_samples=400, cost_ms=2.0)
+    handle = registry.start(config, seconds=120)
+    handle.attach()
+    handle.detach()  # the old script run was interrupted…
+    registry.start(config, seconds=120).attach()  # …and the new one re-attached within the grace
+    assert handle.wait(WAIT_S)
+    assert not handle.abandoned and "stopped" not in handle.outcome.attrs
+    assert int((handle.outcome["kind"] == ev.BATCH_YIELD).sum()) == 25
+    no_leftover_workers("after a re-attached run")
+
+
+def test_a_second_config_waits_for_a_slot_then_says_busy(no_leftover_workers):
+    registry = RunRegistry(RunSlots(1, wait_s=0.2))
+    handle = registry.start(HUNG, seconds=120)
+    handle.attach()
+    with pytest.raises(ServerBusy):
+        registry.start(replace(HUNG, seed=1), seconds=120)
+    handle.stop(StopAsked("test over"))
+    assert handle.wait(WAIT_S)
+    handle.detach()
+    no_leftover_workers("after the busy check")
+
+
+# --- the page --------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def fresh_cache():
+    import streamlit as st
+
+    st.cache_data.clear()
+    yield
+    st.cache_data.clear()
+
+
+def _press_stop_when_stalled(seen: dict) -> None:
+    """The helper thread: what a user does — wait for the stall, read the status, press Stop."""
+    from loaderlab.ui.live_run import live_registry, status_text, stop_run
+
+    handle = live_registry().wait_for_run(WAIT_S)
+    if handle is None:
+        return
+    snap = handle.wait_stalled(STALL_S, timeout=WAIT_S)
+    if snap is not None:
+        seen["status"] = status_text(snap)
+    stop_run(handle.config)
+
+
+def test_the_page_names_the_stalled_worker_and_stop_shows_its_stack(fresh_cache, no_leftover_workers):
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(ROOT / "pages" / "1_Event_table.py"), default_timeout=120)
+    for key, value in {"fault": "hang", "fault_index": 37, "n_samples": 200, "cost_ms": 0.2}.items():
+        at.session_state[key] = value
+    seen: dict = {}
+    helper = threading.Thread(target=_press_stop_when_stalled, args=(seen,), daemon=True)
+    helper.start()
+    at.run()
+    helper.join(WAIT_S)
+    assert not at.exception
+    lines = seen["status"].split("  \n")
+    assert lines[0].startswith("Run in progress: ") and lines[1].startswith("**No batch for ")
+    assert lines[2].startswith("worker 0: last event fetch_begin (index 37) ") and lines[2].endswith(" s ago")
+    assert at.warning[0].value == "You stopped this run: below is the trace up to then."
+    assert at.error[0].value.startswith("Worker 0 (pid ") and "stuck inside dataset[37]" in at.error[0].value
+    stack = [e for e in at.expander if e.label.startswith("Where worker 0 was stuck")][0]
+    assert "inject_fault" in stack.code[0].value
+    assert not [b for b in at.button if b.label == "Stop this run"]  # the status and button are gone
+    no_leftover_workers("after the page's run was stopped")
+    at.run()  # a rerun is served from the cache: the same report, no new run
+    assert at.warning[0].value == "You stopped this run: below is the trace up to then."

@@ -91,7 +91,7 @@ def stop_if_unwatched(handle: BackgroundRun) -> None:
             handle.guard.stop(Abandoned(ORPHAN_GRACE_S))
 
 
-def execute(handle: BackgroundRun, registry: "RunRegistry") -> None:
+def execute(handle: BackgroundRun, registry: RunRegistry) -> None:
     """The background thread: record ``handle.config``, keep the outcome, give the slot back."""
     try:
         handle.outcome = run(handle.config, guard=handle.guard, live=handle.view)

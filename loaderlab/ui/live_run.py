@@ -94,6 +94,10 @@ def _watch(handle, config: RunConfig) -> None:
         offered = False
         while not handle.wait(POLL_S):
             snap = handle.snapshot()
+            if handle.guard.reason is not None:  # stopped (Stop, time cap): its stacks are being taken
+                status.warning(status_text(snap) + "  \n" + t("live.stopping"))
+                button.empty()
+                continue
             stalled = snap.since_batch_s >= STALL_S
             (status.warning if stalled else status.info)(status_text(snap))
             if stalled and not offered:

@@ -21,6 +21,7 @@ from ..trace import analysis
 from ..trace.findings import stall_findings
 from ..trace.tables import prefetch_cap
 from .language import page_setup
+from .live_run import outcome as recorded
 from .settings import MAX_WORKERS, cached_run, run_lock, sidebar_config, torch_code
 from .texts import language, t
 
@@ -82,7 +83,7 @@ class Views:
 @st.cache_data(max_entries=16, show_spinner=False)
 def views(config: RunConfig, lang: str) -> Views:
     """The page's tables; ``lang`` words the findings (and keys the cache: each language its own entry)."""
-    frame = cached_run(config)
+    frame = recorded(config)  # main() has shown it (stopped, warnings): no second report from here
     findings = stall_findings(frame)
     found = [f for f in findings if f.kind in STALL_KINDS]
     stalls = pd.DataFrame([{**{c: getattr(f, c) for c in STALL_COLUMNS}, "message": f.text(lang)} for f in found],

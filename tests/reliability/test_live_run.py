@@ -128,7 +128,7 @@ def test_the_page_names_the_stalled_worker_and_stop_shows_its_stack(fresh_cache,
     assert lines[2].startswith("worker 0: last event fetch_begin (index 37) ") and lines[2].endswith(" s ago")
     assert at.warning[0].value == "You stopped this run: below is the trace up to then."
     assert at.error[0].value.startswith("Worker 0 (pid ") and "stuck inside dataset[37]" in at.error[0].value
-    stack = [e for e in at.expander if e.label.startswith("Where worker 0 was stuck")][0]
+    stack = next(e for e in at.expander if e.label.startswith("Where worker 0 was stuck"))
     assert "inject_fault" in stack.code[0].value
     assert not [b for b in at.button if b.label == "Stop this run"]  # the status and button are gone
     no_leftover_workers("after the page's run was stopped")

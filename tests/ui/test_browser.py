@@ -34,26 +34,36 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def server():
-    if not os.path.exists(CHROMIUM):
-        pytest.skip("chromium is not installed")
-    pytest.importorskip("playwright.sync_api")
+def start_streamlit(env: dict | None = None) -> tuple[str, subprocess.Popen]:
+    """``streamlit run app.py`` on a free port, in its own process group; returns once it is healthy."""
     port = _free_port()
     proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
                              "--server.port", str(port), "--server.headless", "true"],
-                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+                            env=env)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
             if urllib.request.urlopen(f"{url}/_stcore/health", timeout=1).status == 200:
-                break
+                return url, proc
         except OSError:
             time.sleep(0.2)  # waiting for the server to listen (a bounded poll, not synchronisation)
-    else:
-        proc.kill()
-        pytest.fail("streamlit did not become healthy within 60 s")
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=30)
+    pytest.fail("streamlit did not become healthy within 60 s")
+
+
+def needs_browser() -> None:
+    if not os.path.exists(CHROMIUM):
+        pytest.skip("chromium is not installed")
+    pytest.importorskip("playwright.sync_api")
+
+
+@pytest.fixture(scope="module")
+def server():
+    needs_browser()
+    url, proc = start_streamlit()
     yield url, proc
     os.killpg(proc.pid, signal.SIGTERM)
     proc.wait(timeout=30)

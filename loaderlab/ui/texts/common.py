@@ -81,6 +81,7 @@ EN = {
     "live.where.index": " (index {index})",
     "live.where.batch": " (batch {batch})",
     "live.stop": "Stop this run",
+    "live.stopping": "Stopping: asking the workers where they are, then shutting them down…",
     "timeline.title": "Who did what, when",
     "timeline.explain": ("One lane per process. Blue: a worker fetching one sample; orange: collating a batch; "
                          "red: your loop waiting for the next batch; green: your training step."),
@@ -196,6 +197,7 @@ KO = {
     "live.where.index": " (인덱스 {index})",
     "live.where.batch": " (배치 {batch})",
     "live.stop": "이 실행 중지",
+    "live.stopping": "중지하는 중: 워커들에게 어디에 있는지 묻고 종료합니다…",
     "timeline.title": "누가 언제 무엇을 했나",
     "timeline.explain": ("프로세스마다 한 줄입니다. 파랑: 워커가 샘플 하나를 가져오는 중, 주황: 배치를 콜레이트하는 중, "
                          "빨강: 학습 루프가 다음 배치를 기다리는 중, 초록: 학습 단계."),

@@ -199,18 +199,21 @@ def queue_animation_figure(snap: Snapshots, *, row_names: dict[str, str], worker
     workers = sorted(set(c["worker"])) or [0]
     width = int(c["slot"].max()) + 1 if len(c) else 1
     size = max(12, min(30, int(900 / max(width, 1))))
-    by_frame = {i: g for i, g in c.groupby("frame")}
+    # Plain lists per (frame, worker), made in one pass: a pandas filter per frame and worker costs seconds.
+    boxes: dict[tuple[int, int], tuple[list, list, list, list]] = {}
+    for i, w, slot, r, k, b, e in zip(c["frame"].tolist(), c["worker"].tolist(), c["slot"].tolist(),
+                                      c["row"].tolist(), c["k"].tolist(), c["batch"].tolist(), c["epoch"].tolist()):
+        x, y, text, epochs = boxes.setdefault((i, w), ([], [], [], []))
+        x.append(slot); y.append(labels[index[(r, k)]]); text.append(str(b)); epochs.append(e)
+    nothing = ([], [], [], [])
 
     def traces(i: int) -> list[dict]:
         # Plain dicts: validating 150 frames of go.Scatter objects one by one costs seconds.
-        g = by_frame.get(i, c.iloc[:0])
         out = []
         for w in workers:
-            mine = g[g["worker"] == w]
+            x, y, text, epochs = boxes.get((i, w), nothing)
             out.append(dict(
-                type="scatter", x=mine["slot"].tolist(),
-                y=[labels[index[(r, k)]] for r, k in zip(mine["row"], mine["k"])],
-                text=[str(b) for b in mine["batch"]], customdata=mine["epoch"].tolist(), mode="markers+text",
+                type="scatter", x=x, y=y, text=text, customdata=epochs, mode="markers+text",
                 name=worker_name.format(k=w) if w >= 0 else main_name, hovertemplate=hover + "<extra></extra>",
                 marker=dict(symbol="square", size=size, line=dict(width=1, color="white"),
                             color=WORKER_COLOURS[w % len(WORKER_COLOURS)] if w >= 0 else UNKNOWN_COLOUR),

@@ -100,6 +100,15 @@ def preset(name: str, base: RunConfig | None = None) -> RunConfig:
     return replace(base or RunConfig(), **PRESETS[name])
 
 
+def draws_only(config: RunConfig) -> RunConfig:
+    """``config`` without what cannot change which samples a map-style loader draws and batches: workers,
+    costs, faults. torch draws the base seed from the generator with or without workers, so the sampler
+    sees the same generator state either way (tests/scenarios/test_run.py checks against torch); pages that
+    show only the draws (sampling, padding) run this, in a fraction of the time."""
+    return replace(config, num_workers=0, persistent_workers=False, cost_ms=0.0, straggler_ms=0.0, slow_factor=1.0,
+                   slow_worker=-1, consumer_ms=0.0, fault="none", timeout=0.0)
+
+
 def labels_and_lengths(config: RunConfig) -> tuple[list[int], list[int]]:
     if config.source == "synthetic":
         return sources.synthetic(config.n_samples, config.imbalance, config.length, config.length_spread, config.seed)

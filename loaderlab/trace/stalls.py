@@ -69,13 +69,16 @@ def _head_of_line(f: pd.DataFrame) -> list[dict[str, Any]]:
     for epoch, g in lat.sort_values("batch").groupby("epoch"):
         held_since = g["yield_s"].shift(1)  # when each became next in line (never, if its predecessor wasn't)
         held_since.iloc[0] = epoch_starts.get(epoch, 0.0)
+        mine = parks[parks["epoch"] == epoch]  # plain arrays: one pandas filter per batch costs seconds
+        parked_at, left_at, parked = (mine[c].to_numpy() for c in ("t_s", "release_s", "batch"))
         for row, since in zip(g.itertuples(), held_since):
             if since != since:
                 continue
             arrived = row.received_s if row.received_s == row.received_s else end
-            p = parks[(parks["epoch"] == epoch) & (parks["t_s"] < arrived) & (parks["release_s"] >= arrived)]
-            if len(p):
-                candidates.append((row, arrived - max(since, p["t_s"].min()), sorted(int(b) for b in p["batch"])))
+            held = (parked_at < arrived) & (left_at >= arrived)
+            if held.any():
+                candidates.append((row, arrived - max(since, parked_at[held].min()),
+                                   sorted(int(b) for b in parked[held])))
     out = []
     for row, blocked, held in candidates:
         if blocked < HOL_MIN_S:

@@ -13,7 +13,7 @@ import pandas as pd
 import streamlit as st
 
 from ..figures.padding import first_batches, padding_fraction_figure, padding_grid, padding_grid_figure, padding_totals
-from ..scenarios.run import RunConfig, labels_and_lengths
+from ..scenarios.run import RunConfig, draws_only, labels_and_lengths
 from ..trace.audits import padding_audit, samples
 from ..trace.findings import padding_findings
 from .page_runs import default_collate_error
@@ -66,7 +66,8 @@ def main() -> None:
     random_cfg = replace(base, batch_sampler="default", shuffle=True)
     bucket_cfg = replace(base, batch_sampler="bucket", shuffle=False)
     names = {"random": t("padding.run.random"), "bucket": t("padding.run.bucket")}
-    runs = {names["random"]: cached_run(random_cfg), names["bucket"]: cached_run(bucket_cfg)}
+    st.caption(t("padding.no_cost"))
+    runs = {names["random"]: cached_run(draws_only(random_cfg)), names["bucket"]: cached_run(draws_only(bucket_cfg))}
     for message in dict.fromkeys(m for frame in runs.values() for m in frame.attrs.get("warnings", [])):
         st.warning(message)
 

@@ -18,7 +18,7 @@ import streamlit as st
 from ..figures.labels import coverage_figure, data_shares, intended_shares, label_batches_figure, share_figure
 from ..scenarios import sources
 from ..scenarios.datasets import inverse_frequency_weights
-from ..scenarios.run import RunConfig, labels_and_lengths
+from ..scenarios.run import RunConfig, draws_only, labels_and_lengths
 from ..trace.audits import label_audit
 from ..trace.findings import label_findings
 from .page_runs import weights_run
@@ -115,10 +115,7 @@ def main() -> None:
     labels, lengths = labels_and_lengths(config)
     counts = Counter(labels)
     names = _label_names(config, sorted(counts))
-    # Neither timing nor workers change which samples are drawn (torch draws the base seed from the generator
-    # with or without workers; tests/ui/test_sampling_and_padding.py checks); dropping both keeps four runs quick.
-    base = replace(config, batch_sampler="default", num_workers=0, persistent_workers=False, cost_ms=0.0,
-                   straggler_ms=0.0, slow_factor=1.0, consumer_ms=0.0)
+    base = replace(config, batch_sampler="default")
     st.caption(t("sampling.no_cost"))
     if config.batch_sampler != "default":
         st.caption(t("sampling.bucket_ignored"))
@@ -140,11 +137,12 @@ def main() -> None:
     random_cfg = replace(base, sampler="default", shuffle=True)
     weighted_cfg = replace(base, sampler="weighted", shuffle=False)
     per_sample = tuple(class_weights[label] for label in labels)
-    runs = {t("sampling.run.random"): cached_run(random_cfg), t("sampling.run.inverse"): cached_run(weighted_cfg)}
+    runs = {t("sampling.run.random"): cached_run(draws_only(random_cfg)),
+            t("sampling.run.inverse"): cached_run(draws_only(weighted_cfg))}
     intended = {t("sampling.run.random"): data_shares(labels),
                 t("sampling.run.inverse"): intended_shares(labels, inverse_frequency_weights(labels))}
     with running():
-        yours = _weights_run(weighted_cfg, per_sample)
+        yours = _weights_run(draws_only(weighted_cfg), per_sample)
     if isinstance(yours, str):
         st.error(t("sampling.run.failed"))
         st.code(yours, language="text")
@@ -188,6 +186,6 @@ def main() -> None:
     st.subheader(t("sampling.replacement.title"))
     st.write(t("sampling.replacement.explain"))
     _findings(runs, intended)
-    _mistake(weighted_cfg, labels, class_weights)
+    _mistake(draws_only(weighted_cfg), labels, class_weights)
     with st.expander(t("code.title")):
         st.code(torch_code(weighted_cfg), language="python")

@@ -8,7 +8,7 @@ import pytest
 import torch
 
 from loaderlab.scenarios import sources
-from loaderlab.scenarios.run import PRESETS, RunConfig, build_loader, preset, run
+from loaderlab.scenarios.run import PRESETS, RunConfig, build_loader, draws_only, preset, run
 
 
 @pytest.mark.parametrize("name", list(PRESETS))
@@ -91,9 +91,11 @@ def _drawn(frame) -> list[str]:
 def test_workers_do_not_change_which_samples_are_drawn(changes):
     # The sampling page runs with num_workers=0 on this fact: torch draws the base seed from the generator
     # with or without workers, so the sampler sees the same generator state either way.
-    config = replace(RunConfig(n_samples=120, cost_ms=0.0, consumer_ms=0.0, batch_size=8), **changes)
-    with_workers = run(replace(config, num_workers=2))
-    without = run(replace(config, num_workers=0))
+    config = replace(RunConfig(n_samples=120, cost_ms=0.5, consumer_ms=0.5, batch_size=8, num_workers=2,
+                               straggler_index=5, straggler_ms=5.0), **changes)
+    with_workers = run(config)
+    without = run(draws_only(config))
+    assert without.attrs["loader"]["num_workers"] == 0
     assert _drawn(with_workers) == _drawn(without)
     assert len(_drawn(without)) == 15
 

@@ -11,6 +11,10 @@ EN = {
     "padding.try": (
         "Try it: the workshop preset \"padding waste\" uses the stdlib docstrings (real, varied lengths); "
         "change `batch_size` and watch the padding grow with it."),
+    "padding.no_cost": (
+        "These runs use num_workers=0 and skip the per-sample cost, the straggler and your training step: which "
+        "samples are batched together depends on none of them (the same seed gives the same batches), so both "
+        "runs stay quick. The code below keeps your settings."),
     "padding.needs_map": (
         "A batch_sampler chooses dataset indices, so bucketing needs a map-style Dataset. Choose \"map-style "
         "Dataset\" under dataset style in the sidebar."),
@@ -72,6 +76,10 @@ KO = {
     "padding.try": (
         "해 보기: 워크숍 프리셋 \"패딩 낭비\"는 표준 라이브러리 독스트링(실제 데이터, 다양한 길이)을 씁니다. "
         "`batch_size`를 바꾸면 패딩이 함께 늘어나는 것을 보세요."),
+    "padding.no_cost": (
+        "이 실행들은 num_workers=0으로, 샘플당 비용·느린 샘플·학습 단계 없이 돌립니다. 어떤 샘플이 한 미니배치로 "
+        "묶이는지는 이들 중 어느 것에도 달려 있지 않으므로(같은 시드면 같은 미니배치) 두 실행 모두 빠르게 끝납니다. "
+        "아래 코드는 사이드바의 설정 그대로입니다."),
     "padding.needs_map": (
         "batch_sampler는 데이터셋 인덱스를 고르므로, 버킷으로 묶으려면 맵 스타일 데이터셋이 필요합니다. 사이드바의 "
         "데이터셋 종류에서 \"맵 스타일 데이터셋\"을 고르세요."),

@@ -5,13 +5,13 @@ from __future__ import annotations
 import multiprocessing
 import time
 
-import psutil
 import pytest
 import torch
 
 import loaderlab
 from loaderlab import DataLoader, ListTracer
 from loaderlab.engine import events as ev
+from tests.helpers.processes import live_children
 from tests.engine.traced_datasets import BlockingAt, Squares, label_and_length
 
 
@@ -133,8 +133,7 @@ def test_record_shuts_down_persistent_workers_and_numbers_epochs():
     assert sorted(set(frame["epoch"])) == [0, 1, 2]
     assert list(frame.loc[frame.kind == "epoch_begin", "epoch"]) == [0, 1, 2]
     assert (frame.kind == "worker_ready").sum() == 2  # started once, reused
-    alive = [p for p in psutil.Process().children() if p.status() != psutil.STATUS_ZOMBIE]
-    assert alive == []
+    assert live_children() == []
     assert loader._iterator is None
 
 

@@ -40,6 +40,7 @@ from tests.helpers.datasets import (
 )
 
 from tests.helpers.oracle import OURS, SELF_TEST
+from tests.helpers.processes import baseline, new_children, process_key, still_alive
 BOTH = pytest.mark.parametrize("mod", [TORCH, OURS], ids=["torch", "loaderlab"])
 REPO = Path(__file__).resolve().parents[2]
 
@@ -49,48 +50,20 @@ REPO = Path(__file__).resolve().parents[2]
 # child-process bookkeeping
 # --------------------------------------------------------------------------------------------------
 
-_MP_HELPERS = ("multiprocessing.resource_tracker", "multiprocessing.forkserver")
-
-
-def _key(p: psutil.Process):
-    try:
-        return (p.pid, p.create_time())
-    except psutil.Error:
-        return (p.pid, None)
-
-
-def _is_mp_helper(p: psutil.Process) -> bool:
-    """multiprocessing's own long-lived helpers (not DataLoader workers)."""
-    try:
-        cmd = " ".join(p.cmdline())
-    except psutil.Error:
-        return False
-    return any(h in cmd for h in _MP_HELPERS)
-
-
-def _children():
-    return psutil.Process().children(recursive=True)
-
-
 @pytest.fixture
 def no_leftover_workers():
     """Yields a checker: ``check(what)`` asserts that every child process started since the test began
     has exited (bounded wait via ``psutil.wait_procs``)."""
-    baseline = {_key(p) for p in _children()}
+    before = baseline()
 
     def check(what: str, timeout: float = 15.0, collect: bool = False):
         if collect:
             gc.collect()
-        new = [p for p in _children() if _key(p) not in baseline and not _is_mp_helper(p)]
-        _, alive = psutil.wait_procs(new, timeout=timeout)
-        alive = [p for p in alive if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
+        alive = still_alive(before, timeout)
         assert not alive, f"{what}: worker processes still alive after {timeout} s: {[p.pid for p in alive]}"
 
     return check
 
-
-def _new_children(baseline):
-    return [p for p in _children() if _key(p) not in baseline and not _is_mp_helper(p)]
 
 
 # --------------------------------------------------------------------------------------------------
@@ -345,11 +318,11 @@ def test_no_workers_after_exception_in_loop_body(mod, no_leftover_workers):
 
 @BOTH
 def test_no_workers_after_del_iterator(mod, no_leftover_workers):
-    baseline = {_key(p) for p in _children()}
+    before = baseline()
     loader = mod.DataLoader(MapDataset(40), batch_size=2, num_workers=2)
     it = iter(loader)
     next(it)
-    assert len(_new_children(baseline)) >= 2, "workers should be running mid-epoch"
+    assert len(new_children(before)) >= 2, "workers should be running mid-epoch"
     del it
     no_leftover_workers("after del of a mid-epoch iterator")
 
@@ -365,13 +338,13 @@ def test_no_workers_after_exhausted_epoch_while_iterator_alive(mod, no_leftover_
 
 @BOTH
 def test_persistent_workers_survive_epochs_then_die_with_loader(mod, no_leftover_workers):
-    baseline = {_key(p) for p in _children()}
+    before = baseline()
     loader = mod.DataLoader(MapDataset(10), batch_size=2, num_workers=2, persistent_workers=True)
     assert len(list(loader)) == 5
-    first = {_key(p) for p in _new_children(baseline)}
+    first = {process_key(p) for p in new_children(before)}
     assert len(first) >= 2, "persistent workers should outlive the epoch"
     assert len(list(loader)) == 5
-    assert {_key(p) for p in _new_children(baseline)} == first, "the same worker processes serve epoch 2"
+    assert {process_key(p) for p in new_children(before)} == first, "the same worker processes serve epoch 2"
     del loader
     no_leftover_workers("after del of a persistent-workers loader")
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import numpy as np
-import psutil
 import pytest
 import torch
 from torch.utils.data import DataLoader as TorchDataLoader
 
 import loaderlab
+from tests.helpers.processes import live_children
 from tests.trace.torch_datasets import Pairs, RangeStream, label_of, seed_numpy, split_range, sum_collate
 
 
@@ -52,8 +52,7 @@ def test_recording_yields_the_same_batches_as_iterating(kind):
     assert len(direct) == len(recorded) > 0
     assert all(_equal(a, b) for a, b in zip(direct, recorded))
     assert (frame.kind == "batch_yield").sum() == len(direct)
-    alive = [p for p in psutil.Process().children(recursive=True) if p.status() != psutil.STATUS_ZOMBIE]
-    assert alive == []
+    assert live_children() == []
 
 
 def test_worker_fetch_events_name_the_batch_and_index_the_sampler_gave():

@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import psutil
 import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
+
+from tests.helpers.processes import live_children
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT_S = 120
@@ -21,10 +22,6 @@ def fresh_cache():
     st.cache_data.clear()
 
 
-def _live_children():
-    return [p for p in psutil.Process().children(recursive=True) if p.status() != psutil.STATUS_ZOMBIE]
-
-
 def test_home_page_runs_and_tours_the_first_batch():
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT_S).run()
     assert not at.exception
@@ -33,7 +30,7 @@ def test_home_page_runs_and_tours_the_first_batch():
     assert len(charts) == 1
     spec = json.loads(charts[0].proto.spec)
     assert spec["layout"]["title"]["text"] == "Batch 0 of epoch 0, made by worker 0"
-    assert _live_children() == []
+    assert live_children() == []
 
 
 def test_invalid_combination_shows_torchs_message_not_a_traceback():
@@ -62,4 +59,4 @@ def test_a_run_that_fails_shows_torchs_error_in_place():
     assert len(at.error) == 1
     assert "stack expects each tensor to be equal size" in at.error[0].value
     assert at.error[0].value.startswith("The loader failed with these settings (RuntimeError)")
-    assert _live_children() == []
+    assert live_children() == []

@@ -172,10 +172,19 @@ def _install_stack_reporter(tracer: ev.Tracer, worker_id: int, epoch_of: Callabl
     """
 
     def report(signum, frame) -> None:
-        stack = "".join(traceback.format_stack(frame))
+        stack = "".join(traceback.format_list(own_frames(traceback.extract_stack(frame))))
         tracer.emit(ev.STACK, worker_id, epoch_of(), detail=stack)
 
     signal.signal(STACK_SIGNAL, report)
+
+
+def own_frames(stack: traceback.StackSummary) -> list[traceback.FrameSummary]:
+    """The worker's own frames: from multiprocessing's ``BaseProcess._bootstrap`` on. A forked worker also
+    carries the frames its parent was in when it forked (the parent's loop, ``Process.start``…): they are
+    not where the worker is, and they would push the user's ``__getitem__`` out of sight."""
+    starts = [i for i, f in enumerate(stack) if f.name == "_bootstrap" and f.filename.endswith(
+        os.path.join("multiprocessing", "process.py"))]
+    return list(stack[starts[-1]:]) if starts else list(stack)
 
 
 def _report_unsent_results(result_queue, tracer: ev.Tracer, worker_id: int, epoch_of: Callable[[], int]) -> None:

@@ -121,6 +121,9 @@ def test_worker_stuck_in_getitem_is_visible_while_stuck_and_reports_its_stack():
         time.sleep(0.01)
     stacks = [e for e in tracer.snapshot() if e.kind == "stack"]
     assert stacks and "wait_inside_getitem" in stacks[0].detail
+    # the worker's own frames only: from multiprocessing's _bootstrap, not the parent's frames before fork
+    assert stacks[0].detail.lstrip().startswith('File "') and "in _bootstrap" in stacks[0].detail.splitlines()[0]
+    assert "popen_fork" not in stacks[0].detail
     release.set()
     assert [int(b) for b in it] == [2, 3]
     # The early fetch_begin and the one in the batch's record are the same moment: no duplicate.

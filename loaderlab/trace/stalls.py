@@ -138,11 +138,30 @@ def _slow_first_batches(f: pd.DataFrame, persistent: bool) -> list[dict[str, Any
     return out
 
 
+def _open_wait(f: pd.DataFrame) -> float:
+    """How long the loop had been blocked in ``next()`` when the trace ended (a run stopped or failed while
+    waiting for a batch after its first): no hand-over follows the last loop body of an unfinished epoch."""
+    begun = rows(f, ev.EPOCH_BEGIN)
+    if not len(begun):
+        return 0.0
+    epoch = int(begun["epoch"].max())
+    if len(rows(f, ev.EPOCH_END).query("epoch == @epoch")):
+        return 0.0
+    bodies = rows(f, ev.CONSUMER_END).query("epoch == @epoch")
+    if not len(bodies):
+        return 0.0  # still waiting for the first batch: start-up, which the slow-start check covers
+    since = float(bodies["t_s"].max())
+    if len(rows(f, ev.BATCH_YIELD, ev.CONSUMER_BEGIN).query("epoch == @epoch and t_s > @since")):
+        return 0.0  # a batch came; the loop body was running when the trace ended
+    return max(0.0, trace_end(f) - since)
+
+
 def _verdict(f: pd.DataFrame) -> list[dict[str, Any]]:
     if not len(rows(f, ev.CONSUMER_END)):
         return []
     totals = wait_totals(f)
-    wait, consume = float(totals["steady_wait_s"].sum()), float(totals["consume_s"].sum())
+    # A run stopped while its loop waited: that last wait is the loudest evidence, not nothing.
+    wait, consume = float(totals["steady_wait_s"].sum()) + _open_wait(f), float(totals["consume_s"].sum())
     if wait + consume <= 0:
         return []
     share = wait / (wait + consume)

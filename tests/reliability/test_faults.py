@@ -23,6 +23,7 @@ from loaderlab.engine import events as ev
 from loaderlab.scenarios import limits
 from loaderlab.scenarios.run import RunConfig, RunFailed, build_loader, run
 from loaderlab.trace.chrome import to_chrome_trace
+from loaderlab.trace.findings import stall_findings
 from loaderlab.trace.io import load_trace, save_trace
 from loaderlab.ui.texts import EN
 
@@ -276,3 +277,13 @@ def test_a_full_server_says_busy_on_a_page_with_its_own_runs(fresh_cache, monkey
         at.button(key="lesson14_check").click().run()
     assert not at.exception
     assert [w.value for w in at.warning] == [EN["error.busy"]]
+
+
+def test_a_run_stopped_while_its_loop_waits_is_loader_bound(no_leftover_workers):
+    # The loop was blocked in next() on the hung worker's batch when the cap stopped the run: that open wait
+    # counts, so the verdict cannot read "model-bound, 0% waiting" beside a stuck loader.
+    frame = run(replace(BASE, fault="hang", consumer_ms=0.5), max_seconds=1.5)
+    assert frame.attrs["stopped"]
+    verdicts = [f for f in stall_findings(frame) if f.kind in ("loader_bound", "model_bound")]
+    assert [f.kind for f in verdicts] == ["loader_bound"]
+    assert verdicts[0].evidence["share"] > 0.9

@@ -115,9 +115,9 @@ def worker_processes(frame: pd.DataFrame) -> pd.DataFrame:
     """One row per worker process (a worker restarted each epoch is a new process, with a new pid).
 
     Columns: ``pid, worker, epoch, start_s`` (main started it), ``ready_s`` (seeded, ``worker_init_fn`` done),
-    ``first_s, last_s`` (its own first and last events), ``last_kind``, ``exit_s`` (its own ``worker_exit``;
-    NaN if it never said goodbye), ``main_exit_s`` (main saw it gone), ``end_s`` (the first of the two
-    exits, else the end of the trace).
+    ``first_s, last_s`` (its own first and last events; a stack it was asked for does not count),
+    ``last_kind``, ``exit_s`` (its own ``worker_exit``; NaN if it never said goodbye), ``main_exit_s`` (main
+    saw it gone), ``end_s`` (the first of the two exits, else the end of the trace).
     """
     f = normal(frame)
     mp = main_pid(f)
@@ -141,10 +141,14 @@ def worker_processes(frame: pd.DataFrame) -> pd.DataFrame:
         main_exit_s = float(gone.iloc[0]) if len(gone) else math.nan
         end_s = np.nanmin([exit_s, main_exit_s]) if not (math.isnan(exit_s) and math.isnan(main_exit_s)) \
             else trace_end(f)
+        # A stack is sent from a signal handler when asked, even by a worker stuck inside __getitem__: it is
+        # no sign of progress, so it is not the worker's "last event".
+        acts = g[g["kind"] != ev.STACK]
+        last = acts if len(acts) else g
         out.append({"pid": int(pid), "worker": worker, "epoch": epoch,
                     "start_s": float(st["t_s"].iloc[0]) if len(st) else math.nan,
                     "ready_s": float(ready.iloc[0]) if len(ready) else math.nan,
-                    "first_s": first_s, "last_s": float(g["t_s"].iloc[-1]), "last_kind": str(g["kind"].iloc[-1]),
+                    "first_s": first_s, "last_s": float(last["t_s"].iloc[-1]), "last_kind": str(last["kind"].iloc[-1]),
                     "exit_s": exit_s, "main_exit_s": main_exit_s, "end_s": float(end_s)})
     cols = ["pid", "worker", "epoch", "start_s", "ready_s", "first_s", "last_s", "last_kind", "exit_s",
             "main_exit_s", "end_s"]

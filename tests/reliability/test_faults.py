@@ -279,11 +279,15 @@ def test_a_full_server_says_busy_on_a_page_with_its_own_runs(fresh_cache, monkey
     assert [w.value for w in at.warning] == [EN["error.busy"]]
 
 
-def test_a_run_stopped_while_its_loop_waits_is_loader_bound(no_leftover_workers):
+def test_a_run_stopped_while_its_loop_waits_is_loader_bound_and_names_the_stuck_worker(no_leftover_workers):
     # The loop was blocked in next() on the hung worker's batch when the cap stopped the run: that open wait
     # counts, so the verdict cannot read "model-bound, 0% waiting" beside a stuck loader.
     frame = run(replace(BASE, fault="hang", consumer_ms=0.5), max_seconds=1.5)
     assert frame.attrs["stopped"]
-    verdicts = [f for f in stall_findings(frame) if f.kind in ("loader_bound", "model_bound")]
+    found = stall_findings(frame)
+    verdicts = [f for f in found if f.kind in ("loader_bound", "model_bound")]
     assert [f.kind for f in verdicts] == ["loader_bound"]
     assert verdicts[0].evidence["share"] > 0.9
+    # the stack the stop asked for is no sign of life: the hung worker is named stuck inside its sample
+    silent = [(f.kind, f.evidence.get("index")) for f in found if f.kind in ("stalled_worker", "worker_vanished")]
+    assert silent == [("stalled_worker", FAULT_AT)]

@@ -16,6 +16,8 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from .style import STEP, play_pause
+
 MAX_FRAMES = 200  # plotly animations stay smooth below ~200 frames (notes/streamlit.md)
 MAX_BARS = 1500  # bars in one frame, every run and label together (smooth below ~2k)
 # Okabe–Ito: told apart with the common colour-vision deficiencies; the labels are categories, not a scale.
@@ -108,7 +110,6 @@ def label_batches_figure(runs: Mapping[str, pd.DataFrame], *, label_names: Mappi
     frames = [dict(name=str(i), traces=list(range(len(names) * len(labels))),
                    data=[dict(type="bar", y=heights(counts[name], lab, shown[i])) for name in names for lab in labels])
               for i in range(n_frames)]
-    step = dict(mode="immediate", frame=dict(duration=0, redraw=True), transition=dict(duration=0))
     fig.update_xaxes(range=[-0.5 * g - 0.5, n_positions - 0.5 + 0.5 * g], showticklabels=True)
     fig.update_xaxes(title_text=x_title, row=len(names) or 1, col=1)
     fig.update_yaxes(range=[0, top * 1.05], automargin=True,
@@ -116,17 +117,12 @@ def label_batches_figure(runs: Mapping[str, pd.DataFrame], *, label_names: Mappi
     fig.update_layout(
         barmode="stack", bargap=0.1, height=120 + 190 * max(1, len(names)), margin=dict(l=10, r=10, t=70, b=130),
         legend=dict(orientation="h", yanchor="bottom", y=1.06, x=0, traceorder="normal"),
-        updatemenus=[dict(type="buttons", direction="left", x=0, y=0, xanchor="left", yanchor="top", pad=dict(t=78),
-                          showactive=False, buttons=[
-                              dict(label=play, method="animate", args=[None, dict(
-                                  mode="immediate", fromcurrent=False, frame=dict(duration=60, redraw=True),
-                                  transition=dict(duration=0))]),
-                              dict(label=pause, method="animate", args=[[None], step])])],
+        updatemenus=[play_pause(play, pause, frame_ms=60, pad_top=78, from_current=False)],
         sliders=[dict(active=n_frames - 1, x=0.16, len=0.84, y=0, yanchor="top", pad=dict(t=45), ticklen=3,
                       minorticklen=0, font=dict(color="rgba(0,0,0,0)"),  # 200 labels would overprint
                       currentvalue=dict(prefix=slider_prefix, xanchor="right", font=dict(size=13, color="#333333")),
                       steps=[dict(label=str(_last_position(counts, shown[i]) + 1), method="animate",
-                                  args=[[str(i)], step]) for i in range(n_frames)])],
+                                  args=[[str(i)], STEP]) for i in range(n_frames)])],
     )
     for annotation in fig.layout.annotations:  # subplot titles: left-aligned, like section labels
         annotation.update(x=0, xanchor="left", font=dict(size=13))

@@ -16,7 +16,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from .labels import label_colour
-from .style import lane_name
+from .style import STEP, lane_name, play_pause
 from .timeline import timeline_figure
 
 # Paul Tol's "bright": ranks are categories, told apart from the label colours (Okabe–Ito) of labels.py.
@@ -73,7 +73,6 @@ def partition_figure(assignments: pd.DataFrame, *, dataset_len: int, rank_name: 
     n_traces = 2 * len(ranks) + 1
     frames = [dict(name=str(e), traces=list(range(n_traces)),
                    data=[dict(type="scatter", **d) for d in per_epoch[e]]) for e in epochs]
-    step = dict(mode="immediate", frame=dict(duration=0, redraw=True), transition=dict(duration=0))
     top = int(assignments["position"].max()) + 1 if len(assignments) else 1
     fig.update_xaxes(range=[-1, max(dataset_len, 1)], title_text=x_title, row=2, col=1)
     fig.update_yaxes(type="category", categoryorder="array", categoryarray=list(reversed(names)), row=1, col=1)
@@ -81,15 +80,10 @@ def partition_figure(assignments: pd.DataFrame, *, dataset_len: int, rank_name: 
     fig.update_layout(
         height=260 + 28 * len(ranks) + min(360, 8 * top), margin=dict(l=10, r=10, t=70, b=110),
         legend=dict(orientation="h", yanchor="bottom", y=1.06, x=0),
-        updatemenus=[dict(type="buttons", direction="left", x=0, y=0, xanchor="left", yanchor="top", pad=dict(t=60),
-                          showactive=False, buttons=[
-                              dict(label=play, method="animate", args=[None, dict(
-                                  mode="immediate", fromcurrent=False, frame=dict(duration=900, redraw=True),
-                                  transition=dict(duration=0))]),
-                              dict(label=pause, method="animate", args=[[None], step])])],
+        updatemenus=[play_pause(play, pause, frame_ms=900, pad_top=60, from_current=False)],
         sliders=[dict(active=0, x=0.16, len=0.84, y=0, yanchor="top", pad=dict(t=35),
                       currentvalue=dict(prefix=epoch_prefix, xanchor="right"),
-                      steps=[dict(label=str(e), method="animate", args=[[str(e)], step]) for e in epochs])],
+                      steps=[dict(label=str(e), method="animate", args=[[str(e)], STEP]) for e in epochs])],
     )
     for annotation in fig.layout.annotations:
         annotation.update(x=0, xanchor="left", font=dict(size=13))

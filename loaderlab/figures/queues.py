@@ -32,6 +32,7 @@ from plotly.subplots import make_subplots
 from ..engine import events as ev
 from ..trace.analysis import queue_depths
 from ..trace.tables import hand_overs, main_pid, normal, prefetch_cap, rows, settings, trace_end, worker_tasks
+from .style import STEP, play_pause
 
 MAX_FRAMES = 150  # plotly animations stay smooth below ~200 frames (see notes/streamlit.md)
 CONTENT_COLUMNS = ["frame", "t_s", "row", "k", "slot", "epoch", "batch", "worker"]
@@ -240,7 +241,6 @@ def queue_animation_figure(snap: Snapshots, *, row_names: dict[str, str], worker
     busy = c.groupby("frame").size()
     first = int(busy.idxmax()) if len(busy) else 0
     fig = go.Figure(data=[scaffold, *traces(first)], frames=frames)
-    step_args = dict(mode="immediate", frame=dict(duration=0, redraw=True), transition=dict(duration=0))
     fig.update_layout(
         annotations=note(first), height=230 + 44 * len(labels), margin=dict(l=10, r=10, t=70, b=130),
         xaxis=dict(title=x_title, range=[-0.6, max(width, 4) - 0.4], dtick=1, zeroline=False),
@@ -248,18 +248,13 @@ def queue_animation_figure(snap: Snapshots, *, row_names: dict[str, str], worker
                    range=[-0.6, len(labels) - 0.4], automargin=True),
         legend=dict(orientation="h", yanchor="bottom", y=1.06, x=1, xanchor="right"),
         plot_bgcolor="#f7f7f7",
-        updatemenus=[dict(type="buttons", direction="left", x=0, y=0, xanchor="left", yanchor="top",
-                          pad=dict(t=88), showactive=False, buttons=[
-                              dict(label=play, method="animate", args=[None, dict(
-                                  mode="immediate", fromcurrent=True, frame=dict(duration=frame_ms, redraw=True),
-                                  transition=dict(duration=0))]),
-                              dict(label=pause, method="animate", args=[[None], step_args])])],
+        updatemenus=[play_pause(play, pause, frame_ms=frame_ms, pad_top=88, from_current=True)],
         sliders=[dict(active=first, x=0.16, len=0.84, y=0, yanchor="top", pad=dict(t=50), ticklen=3,
                       minorticklen=0,
                       currentvalue=dict(prefix=time_prefix, suffix=time_suffix, xanchor="right",
                                         font=dict(size=13, color="#333333")),
                       font=dict(color="rgba(0,0,0,0)"),  # 150 step labels would overprint; the current one shows
-                      steps=[dict(label=f"{t_:.3f}", method="animate", args=[[str(i)], step_args])
+                      steps=[dict(label=f"{t_:.3f}", method="animate", args=[[str(i)], STEP])
                              for i, t_ in enumerate(snap.times)])],
     )
     return fig

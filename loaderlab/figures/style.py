@@ -32,3 +32,18 @@ def wrap(text: str, width: int) -> list[str]:
         else:
             lines.append(word)
     return lines
+
+
+# A slider step or Pause: jump to a frame at once, no easing (frames are moments, not tweens).
+STEP = dict(mode="immediate", frame=dict(duration=0, redraw=True), transition=dict(duration=0))
+
+
+def play_pause(play: str, pause: str, *, frame_ms: int, pad_top: int, from_current: bool) -> dict:
+    """The Play/Pause buttons of an animated figure (a ``layout.updatemenus`` entry), bottom left.
+    ``from_current``: Play goes on from the slider's frame (else it starts from the first)."""
+    return dict(type="buttons", direction="left", x=0, y=0, xanchor="left", yanchor="top", pad=dict(t=pad_top),
+                showactive=False, buttons=[
+                    dict(label=play, method="animate", args=[None, dict(
+                        mode="immediate", fromcurrent=from_current, frame=dict(duration=frame_ms, redraw=True),
+                        transition=dict(duration=0))]),
+                    dict(label=pause, method="animate", args=[[None], STEP])])

@@ -15,6 +15,7 @@ import math
 import pandas as pd
 import plotly.graph_objects as go
 
+from ..trace.utilisation import intervals_where
 from .style import STAGE_COLOURS, lane_name
 
 # Idle with an empty index queue while the main process had prefetch_factor × num_workers tasks out.
@@ -39,20 +40,6 @@ def _lanes(spans: pd.DataFrame) -> pd.Series:
     return spans["worker"].map(lane_name)
 
 
-def _where(series: pd.DataFrame, test, end: float) -> list[tuple[float, float]]:
-    """Intervals over which a step series (``t_s, depth``; the depth holds until the next row) passes ``test``."""
-    t, d = series["t_s"].to_list(), series["depth"].to_list()
-    out: list[tuple[float, float]] = []
-    for i, depth in enumerate(d):
-        hi = t[i + 1] if i + 1 < len(t) else end
-        if test(depth) and hi > t[i]:
-            if out and out[-1][1] == t[i]:
-                out[-1] = (out[-1][0], hi)
-            else:
-                out.append((t[i], hi))
-    return out
-
-
 def _clip(lo: float, hi: float, intervals: list[tuple[float, float]]) -> list[tuple[float, float]]:
     return [(max(lo, a), min(hi, b)) for a, b in intervals if min(hi, b) > max(lo, a)]
 
@@ -68,11 +55,12 @@ def split_capped_idle(spans: pd.DataFrame, depths: pd.DataFrame, cap: float) -> 
     if math.isnan(cap) or not len(depths) or not (spans["stage"] == "idle").any():
         return spans
     end = float(max(spans["end_s"].max(), depths["t_s"].max()))
-    at_cap = _where(depths[depths["queue"] == "outstanding"], lambda d: d >= cap, end)
+    at_cap = intervals_where(depths[depths["queue"] == "outstanding"], lambda d: d >= cap, end)
     empty_queue: dict[int, list[tuple[float, float]]] = {}
     for worker in set(spans.loc[spans["stage"] == "idle", "worker"]):
         queue = depths[depths["queue"] == f"index_queue[{worker}]"]
-        empty_queue[worker] = _where(queue, lambda d: d == 0, end) if len(queue) else [(-math.inf, math.inf)]
+        always = [(-math.inf, math.inf)]  # no queue events: nothing says the queue was ever full
+        empty_queue[worker] = intervals_where(queue, lambda d: d == 0, end) if len(queue) else always
     out = []
     for row in spans.itertuples(index=False):
         r = row._asdict()

@@ -129,8 +129,9 @@ def queue_depths(frame: pd.DataFrame) -> pd.DataFrame:
     return pd.concat(parts, ignore_index=True)
 
 
-def _where(series: pd.DataFrame, test, end: float) -> list[tuple[float, float]]:
-    """The time intervals over which a step series' depth passes ``test``."""
+def intervals_where(series: pd.DataFrame, test, end: float) -> list[tuple[float, float]]:
+    """Intervals over which a step series (``t_s, depth``; the depth holds until the next row, the last
+    until ``end``) passes ``test``; touching intervals are merged."""
     t, d = series["t_s"].to_list(), series["depth"].to_list()
     out = []
     for i, depth in enumerate(d):
@@ -172,7 +173,8 @@ def worker_utilisation(frame: pd.DataFrame) -> pd.DataFrame:
     tasks = worker_tasks(f, procs=procs)
     idle = idle_intervals(f, procs=procs, tasks=tasks)
     depths, end = queue_depths(f), trace_end(f)
-    at_cap = _where(depths[depths["queue"] == "outstanding"], lambda d: d >= cap, end) if cap == cap else None
+    outstanding = depths[depths["queue"] == "outstanding"]
+    at_cap = intervals_where(outstanding, lambda d: d >= cap, end) if cap == cap else None
     out = []
     for p in procs.itertuples():
         lo = p.ready_s if not math.isnan(p.ready_s) else p.first_s
@@ -184,7 +186,7 @@ def worker_utilisation(frame: pd.DataFrame) -> pd.DataFrame:
         capped = math.nan
         if at_cap is not None:
             queue = depths[depths["queue"] == f"index_queue[{p.worker}]"]
-            empty = _where(queue, lambda d: d == 0, end) if len(queue) else [(lo, p.end_s)]
+            empty = intervals_where(queue, lambda d: d == 0, end) if len(queue) else [(lo, p.end_s)]
             capped = sum(b - a for a, b in _intersect(_intersect(gaps, at_cap), empty))
         out.append({"pid": p.pid, "worker": p.worker, "epoch": p.epoch, "startup_s": p.ready_s - p.start_s,
                     "lifetime_s": lifetime, "busy_s": busy, "idle_s": float(sum(b - a for a, b in gaps)),

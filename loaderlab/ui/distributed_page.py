@@ -10,7 +10,11 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from ..figures.partitions import partition_figure, rank_label_figure, rank_timeline_figure
+from ..figures.partitions import (
+    partition_figure,
+    rank_label_figure,
+    rank_timeline_figure,
+)
 from ..scenarios.distributed import MAX_EPOCHS, MAX_WORKERS_PER_RANK, DistConfig, run
 from ..trace import distributed as dd
 from ..trace.finding_texts import text as finding_text
@@ -117,10 +121,7 @@ def _tables(frame: pd.DataFrame) -> None:
 
 
 def main() -> None:
-    page_setup()
-    st.title(t("distributed.title"))
-    st.write(t("distributed.explain"))
-    st.caption(t("distributed.try"))
+    page_setup("distributed")
     config = _controls()
     if config is None:
         return

@@ -7,13 +7,10 @@ import streamlit as st
 from .language import page_setup
 from .memory_view import memory_section
 from .settings import cached_run, sidebar_config
-from .texts import t
 
 
 def main() -> None:
-    page_setup()
-    st.title(t("events.title"))
-    st.write(t("events.explain"))
+    page_setup("events")
     config = sidebar_config()
     if config is None:
         return

@@ -10,9 +10,18 @@ from pathlib import Path
 
 import streamlit as st
 
-from ..figures.tour import (BOX_NAME_KEYS, BOXES, NOTE_KEYS, SEGMENTS, batch_journey, handed_batches, journey_notes,
-                            tour_figure)
+from ..figures.tour import (
+    BOX_NAME_KEYS,
+    BOXES,
+    NOTE_KEYS,
+    SEGMENTS,
+    batch_journey,
+    handed_batches,
+    journey_notes,
+    tour_figure,
+)
 from .language import page_setup
+from .outcome import show_warnings
 from .settings import cached_run, sidebar_config, torch_code
 from .texts import EN, language, t  # EN: which pages have a link text yet
 
@@ -74,8 +83,7 @@ def main() -> None:
         _links()
         return
     frame = cached_run(config)
-    for message in frame.attrs.get("warnings", []):
-        st.warning(message)
+    show_warnings(frame)
     st.header(t("tour.title"))
     st.write(t("tour.explain"))
     picked = _pick(frame)

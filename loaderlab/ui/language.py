@@ -55,12 +55,19 @@ def page_links(lang: str) -> None:
             return
 
 
-def page_setup() -> str:
-    """Page config, language and the sidebar's page links: the first call of every page's ``main``."""
+def page_setup(page: str | None = None) -> str:
+    """Page config, language and the sidebar's page links: the first call of every page's ``main``. With
+    ``page`` (its text-key prefix), also the page's ``.title``, its ``.explain`` sentences and, where the
+    page has one, its ``.try`` suggestion."""
     st.set_page_config(page_title="LoaderLab", layout="wide")
     lang = use_language()
     page_links(lang)
     st.session_state[RADIO] = lang
     st.sidebar.radio("Language · 언어", LANGUAGES, key=RADIO, horizontal=True, format_func=_NAMES.__getitem__,
                      on_change=_chosen)
+    if page is not None:
+        st.title(t(f"{page}.title"))
+        st.write(t(f"{page}.explain"))
+        if f"{page}.try" in EN:
+            st.caption(t(f"{page}.try"))
     return lang

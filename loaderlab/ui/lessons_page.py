@@ -22,6 +22,7 @@ from ..trace import analysis
 from ..trace.audits import label_audit, padding_audit
 from ..trace.tables import prefetch_cap
 from .language import page_setup
+from .outcome import show_warnings
 from .query_settings import to_query
 from .settings import cached_run, run_lock, running, torch_code
 from .texts import EN, bound, language, t
@@ -119,8 +120,7 @@ def _run_and_explain(lesson: Lesson, picked: str, prompt: dict) -> None:
     if frame is None:
         st.error(t("lessons.run.error", message=getattr(result, "error", "")))
     else:
-        for message in frame.attrs.get("warnings", []):
-            st.warning(message)
+        show_warnings(frame)
         _figure(lesson, frame)
     _table(lesson, result)
 

@@ -73,6 +73,12 @@ def show_stopped(stopped: dict) -> None:
                 st.code(stuck["stack"], language="text")
 
 
+def show_warnings(*frames: pd.DataFrame) -> None:
+    """Torch's warnings from the runs behind a page, each once (several runs often warn alike)."""
+    for message in dict.fromkeys(m for frame in frames for m in frame.attrs.get("warnings", [])):
+        st.warning(message)
+
+
 def show_busy(message: str) -> None:
     st.warning(t("error.busy"))
     st.caption(message)

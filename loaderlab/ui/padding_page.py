@@ -12,12 +12,19 @@ from dataclasses import replace
 import pandas as pd
 import streamlit as st
 
-from ..figures.padding import first_batches, padding_fraction_figure, padding_grid, padding_grid_figure, padding_totals
+from ..figures.padding import (
+    first_batches,
+    padding_fraction_figure,
+    padding_grid,
+    padding_grid_figure,
+    padding_totals,
+)
 from ..scenarios.run import RunConfig, draws_only, labels_and_lengths
 from ..trace.audits import padding_audit, samples
 from ..trace.findings import padding_findings
-from .page_runs import default_collate_error
 from .language import page_setup
+from .outcome import show_warnings
+from .page_runs import default_collate_error
 from .settings import cached_run, sidebar_config, torch_code
 from .texts import language, t
 
@@ -49,10 +56,7 @@ def _grids(runs: dict, n: int) -> None:
 
 
 def main() -> None:
-    page_setup()
-    st.title(t("padding.title"))
-    st.write(t("padding.explain"))
-    st.caption(t("padding.try"))
+    page_setup("padding")
     config = sidebar_config()
     if config is None:
         return
@@ -68,8 +72,7 @@ def main() -> None:
     names = {"random": t("padding.run.random"), "bucket": t("padding.run.bucket")}
     st.caption(t("padding.no_cost"))
     runs = {names["random"]: cached_run(draws_only(random_cfg)), names["bucket"]: cached_run(draws_only(bucket_cfg))}
-    for message in dict.fromkeys(m for frame in runs.values() for m in frame.attrs.get("warnings", [])):
-        st.warning(message)
+    show_warnings(*runs.values())
 
     _default_collate(config, first_batches(samples(runs[names["random"]]), 1))
 

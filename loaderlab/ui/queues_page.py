@@ -14,6 +14,7 @@ from ..figures.queues import queue_animation_figure, queue_depth_figure, queue_s
 from ..trace import analysis
 from ..trace.findings import stall_findings
 from .language import page_setup
+from .outcome import show_warnings
 from .settings import cached_run, sidebar_config, torch_code
 from .texts import language, t
 
@@ -28,16 +29,12 @@ def _peak(depths, queue: str) -> int:
 
 
 def main() -> None:
-    page_setup()
-    st.title(t("queues.title"))
-    st.write(t("queues.explain"))
-    st.caption(t("queues.try"))
+    page_setup("queues")
     config = sidebar_config()
     if config is None:
         return
     frame = cached_run(config)
-    for message in frame.attrs.get("warnings", []):
-        st.warning(message)
+    show_warnings(frame)
     if config.num_workers == 0:
         st.info(t("queues.no_workers"))
     else:

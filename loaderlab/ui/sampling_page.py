@@ -15,14 +15,21 @@ from dataclasses import replace
 import pandas as pd
 import streamlit as st
 
-from ..figures.labels import coverage_figure, data_shares, intended_shares, label_batches_figure, share_figure
+from ..figures.labels import (
+    coverage_figure,
+    data_shares,
+    intended_shares,
+    label_batches_figure,
+    share_figure,
+)
 from ..scenarios import sources
 from ..scenarios.datasets import inverse_frequency_weights
 from ..scenarios.run import RunConfig, draws_only, labels_and_lengths
 from ..trace.audits import label_audit
 from ..trace.findings import label_findings
-from .page_runs import weights_run
 from .language import page_setup
+from .outcome import show_warnings
+from .page_runs import weights_run
 from .settings import cached_run, run_lock, running, sidebar_config, torch_code
 from .texts import language, t
 
@@ -102,10 +109,7 @@ def _mistake(config: RunConfig, labels: list, class_weights: dict) -> None:
 
 
 def main() -> None:
-    page_setup()
-    st.title(t("sampling.title"))
-    st.write(t("sampling.explain"))
-    st.caption(t("sampling.try"))
+    page_setup("sampling")
     config = sidebar_config()
     if config is None:
         return
@@ -149,8 +153,7 @@ def main() -> None:
     else:
         runs[t("sampling.run.yours")] = yours
         intended[t("sampling.run.yours")] = intended_shares(labels, per_sample)
-    for message in dict.fromkeys(m for frame in runs.values() for m in frame.attrs.get("warnings", [])):
-        st.warning(message)
+    show_warnings(*runs.values())
     audits = {name: label_audit(frame, intended=intended[name]) for name, frame in runs.items()}
 
     st.subheader(t("sampling.batches.title"))

@@ -8,8 +8,8 @@ the control it names, and no run starts. Widget keys equal RunConfig field names
 from __future__ import annotations
 
 import re
-from contextlib import contextmanager
 import warnings
+from contextlib import contextmanager
 from dataclasses import fields, replace
 
 import streamlit as st
@@ -17,14 +17,22 @@ import streamlit as st
 from ..scenarios import sources
 from ..scenarios.datasets import FAULTS
 from ..scenarios.limits import DEFAULTS, LimitError, ServerBusy, limits
-from ..scenarios.run import (BATCH_SAMPLERS, COLLATES, KINDS, PRESETS, SAMPLERS, SOURCES, FailureReport, RunConfig,
-                             build_loader)
+from ..scenarios.run import (
+    BATCH_SAMPLERS,
+    COLLATES,
+    KINDS,
+    PRESETS,
+    SAMPLERS,
+    SOURCES,
+    FailureReport,
+    RunConfig,
+    build_loader,
+)
 from .live_run import outcome as live_outcome
 from .live_run import run_lock  # noqa: F401 (pages take the run slots from here)
 from .outcome import partial_trace, show_busy, show_failure, show_stopped
 from .query_settings import apply_query_settings
 from .texts import EN, bound, t
-
 
 
 def _caps():

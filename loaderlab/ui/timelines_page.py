@@ -15,13 +15,20 @@ import pandas as pd
 import streamlit as st
 
 from ..figures.sweep import sweep_figure
-from ..figures.timeline import COLOURS, STALL_KINDS, split_capped_idle, stall_spans, timeline_figure
+from ..figures.timeline import (
+    COLOURS,
+    STALL_KINDS,
+    split_capped_idle,
+    stall_spans,
+    timeline_figure,
+)
 from ..scenarios.run import RunConfig, run
 from ..trace import analysis
 from ..trace.findings import stall_findings
 from ..trace.tables import prefetch_cap
 from .language import page_setup
 from .live_run import outcome as recorded
+from .outcome import show_warnings
 from .settings import MAX_WORKERS, cached_run, run_lock, sidebar_config, torch_code
 from .texts import language, t
 
@@ -156,16 +163,12 @@ def _sweep(config: RunConfig) -> None:
 
 
 def main() -> None:
-    page_setup()
-    st.title(t("timelines.title"))
-    st.write(t("timelines.explain"))
-    st.caption(t("timelines.try"))
+    page_setup("timelines")
     config = sidebar_config()
     if config is None:
         return
     frame = cached_run(config)
-    for message in frame.attrs.get("warnings", []):
-        st.warning(message)
+    show_warnings(frame)
     v = views(config, language())
     _metrics(v)
     for sentence in v.verdicts:

@@ -23,6 +23,7 @@ from ..trace.chrome import to_chrome_trace
 from ..trace.findings import all_findings
 from ..trace.io import TraceFileError, load_trace_bytes, trace_document
 from .language import page_setup
+from .outcome import show_warnings
 from .settings import cached_run, sidebar_config, torch_code
 from .texts import language, t
 
@@ -138,9 +139,7 @@ def _views(views: Views) -> None:
 
 
 def main() -> None:
-    page_setup()
-    st.title(t("yourtrace.title"))
-    st.write(t("yourtrace.explain"))
+    page_setup("yourtrace")
     config = sidebar_config()  # drawn on every page, so the sidebar's settings survive a visit here
     upload = st.file_uploader(t("yourtrace.upload"), type=["json"], key="trace_upload")
     if upload is not None:
@@ -157,8 +156,7 @@ def main() -> None:
         frame, views = _run_views(config, language())
         st.caption(t("yourtrace.source.run", events=len(frame), batches=views.batches))
         stem = "loaderlab-trace"
-    for message in frame.attrs.get("warnings", []):
-        st.warning(message)
+    show_warnings(frame)
     _downloads(views, stem)
     _findings(views)
     _views(views)

@@ -14,8 +14,16 @@ import torch
 
 from ..figures.transfer import transfer_timeline_figure, transfer_totals_figure
 from ..scenarios.run import RunConfig
-from ..transfer import DEFAULT_GBPS, MODES, STAGES, measure_transfers, model_transfers, summarise
+from ..transfer import (
+    DEFAULT_GBPS,
+    MODES,
+    STAGES,
+    measure_transfers,
+    model_transfers,
+    summarise,
+)
 from .language import page_setup
+from .outcome import show_warnings
 from .settings import cached_run, sidebar_config, torch_code
 from .texts import t
 
@@ -59,8 +67,7 @@ def _engine_pin_stage(config: RunConfig | None) -> None:
     demo = replace(config, pin_memory=True, n_samples=min(config.n_samples, PIN_DEMO_SAMPLES), epochs=1)
     st.write(t("transfer.engine.explain", n=PIN_DEMO_SAMPLES))
     frame = cached_run(demo)
-    for message in frame.attrs.get("warnings", []):
-        st.warning(message)
+    show_warnings(frame)
     pins = frame[frame["kind"].isin(["pin_begin", "pin_end"])]
     ends = pins[pins["kind"] == "pin_end"]
     c1, c2, c3 = st.columns(3)
@@ -80,9 +87,7 @@ def _engine_pin_stage(config: RunConfig | None) -> None:
 
 
 def main() -> None:
-    page_setup()
-    st.title(t("transfer.title"))
-    st.write(t("transfer.explain"))
+    page_setup("transfer")
     config = sidebar_config()
     measured = torch.cuda.is_available()
     batch_bytes, n_batches, compute_ms, gbps = _controls(measured)

@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 
 import pytest
-import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from tests.helpers.processes import live_children
@@ -14,12 +13,7 @@ from tests.helpers.processes import live_children
 ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT_S = 120
 
-
-@pytest.fixture(autouse=True)
-def fresh_cache():
-    st.cache_data.clear()
-    yield
-    st.cache_data.clear()
+pytestmark = pytest.mark.usefixtures("fresh_cache")
 
 
 def test_home_page_runs_and_tours_the_first_batch():

@@ -11,7 +11,6 @@ import re
 from pathlib import Path
 
 import pytest
-import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from loaderlab.ui.texts import EN, KO
@@ -22,12 +21,7 @@ PAGES = ["app.py", *sorted(f"pages/{p.name}" for p in (ROOT / "pages").glob("*.p
 HANGUL = re.compile(r"[가-힣]")
 SMALL = dict(n_samples=200)  # a short run: these tests are about words, not timing
 
-
-@pytest.fixture(autouse=True)
-def fresh_cache():
-    st.cache_data.clear()
-    yield
-    st.cache_data.clear()
+pytestmark = pytest.mark.usefixtures("fresh_cache")
 
 
 def _korean(page: str, **state) -> AppTest:

@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 
 import pytest
-import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -14,12 +13,7 @@ PAGE = str(ROOT / "pages" / "2_Index_queues.py")
 TIMEOUT_S = 120
 SMALL = dict(n_samples=48, batch_size=4, cost_ms=1.0, consumer_ms=2.0)  # widget keys = RunConfig fields
 
-
-@pytest.fixture(autouse=True)
-def fresh_cache():
-    st.cache_data.clear()
-    yield
-    st.cache_data.clear()
+pytestmark = pytest.mark.usefixtures("fresh_cache")
 
 
 def _page(**state) -> AppTest:

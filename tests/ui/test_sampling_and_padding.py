@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 
 import pytest
-import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -17,12 +16,7 @@ FAST = dict(cost_ms=0.0, consumer_ms=0.0)  # widget keys = RunConfig fields
 SMALL_90_10 = dict(FAST, n_samples=320, imbalance=0.9)
 DOCSTRINGS = dict(FAST, source="stdlib_docstrings")
 
-
-@pytest.fixture(autouse=True)
-def fresh_cache():
-    st.cache_data.clear()
-    yield
-    st.cache_data.clear()
+pytestmark = pytest.mark.usefixtures("fresh_cache")
 
 
 def _page(path: str, **state) -> AppTest:

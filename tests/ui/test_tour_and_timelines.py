@@ -12,7 +12,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from loaderlab.scenarios.run import RunConfig, build_loader
@@ -24,12 +23,7 @@ TIMEOUT_S = 120
 SMALL = dict(n_samples=48, batch_size=4, cost_ms=1.0, consumer_ms=2.0)
 STRAGGLER = dict(straggler_index=10, straggler_ms=300.0)  # index 10: task 2, worker 0
 
-
-@pytest.fixture(autouse=True)
-def fresh_cache():
-    st.cache_data.clear()
-    yield
-    st.cache_data.clear()
+pytestmark = pytest.mark.usefixtures("fresh_cache")
 
 
 def _page(path: str, **state) -> AppTest:

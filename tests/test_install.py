@@ -8,6 +8,7 @@ PYTHONPATH, and build the wheel a ``pip install <path>`` would install.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -48,8 +49,12 @@ def test_the_command_line_runs_from_a_folder_outside_the_repository(tmp_path):
 
 @pytest.mark.slow
 def test_the_wheel_holds_every_subpackage_and_declares_its_dependencies(tmp_path):
+    # setuptools builds in the source folder (./build): build a copy so the checkout stays clean.
+    source = tmp_path / "src"
+    shutil.copytree(REPO, source, ignore=shutil.ignore_patterns(".venv", ".git", "tests", "build", "*.egg-info",
+                                                                "__pycache__"))
     built = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation",
-                            "-w", str(tmp_path), str(REPO)], capture_output=True, text=True, timeout=300)
+                            "-w", str(tmp_path), str(source)], capture_output=True, text=True, timeout=300)
     assert built.returncode == 0, built.stderr
     (wheel,) = tmp_path.glob("loaderlab-*.whl")
     names = zipfile.ZipFile(wheel).namelist()

@@ -1,6 +1,6 @@
 """Throughput of loaderlab's DataLoader against torch's, measured in one run on the same workloads.
 
-Run: ``python -m loaderlab.bench`` (``--quick`` for a short run). Prints, per workload and num_workers,
+Run: ``python benchmarks/bench.py`` (``--quick`` for a short run). Prints, per workload and num_workers,
 samples/s for torch and for loaderlab with tracing off and on, and the ratios ours/torch. Each
 configuration is measured in interleaved rounds (torch, ours, ours traced, torch, …) and the median
 round counts, so drift in machine load hits all three alike; ``--best`` takes each side's fastest round
@@ -16,8 +16,8 @@ import time
 import torch
 import torch.utils.data
 
-from . import DataLoader
-from .engine.events import ListTracer
+from loaderlab import DataLoader
+from loaderlab.engine.events import ListTracer
 
 
 class CheapDataset(torch.utils.data.Dataset):
@@ -68,7 +68,7 @@ def measure(dataset, num_workers: int, batch_size: int, rounds: int, best: bool 
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m loaderlab.bench", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python benchmarks/bench.py", description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer samples and rounds (a smoke run)")
     parser.add_argument("--rounds", type=int, default=None, help="interleaved rounds per configuration (default 7)")
     parser.add_argument("--best", action="store_true", help="fastest round instead of the median")

@@ -79,6 +79,7 @@ def show_warnings(*frames: pd.DataFrame) -> None:
         st.warning(message)
 
 
-def show_busy(message: str) -> None:
+def show_busy(slots: int) -> None:
+    """Every run slot stayed taken: say so, and how many runs the server allows, in the page's language."""
     st.warning(t("error.busy"))
-    st.caption(message)
+    st.caption(t("error.busy.detail", slots=slots))

@@ -30,6 +30,7 @@ from ..scenarios.run import (
 )
 from .live_run import outcome as live_outcome
 from .live_run import run_lock  # noqa: F401 (pages take the run slots from here)
+from .control_ranges import clamp, ranges
 from .outcome import partial_trace, show_busy, show_failure, show_stopped
 from .query_settings import apply_query_settings
 from .texts import EN, bound, t
@@ -42,7 +43,7 @@ def _caps():
         return DEFAULTS
 
 
-MAX_WORKERS = _caps().max_workers
+MAX_WORKERS = _caps().max_workers  # at import: for pages that size a sweep; the sidebar reads the caps per run
 _FIELDS = {f.name for f in fields(RunConfig)}
 
 # Which control a torch message is about: the first parameter name it mentions, in this order.
@@ -53,7 +54,7 @@ _BLAME_ORDER = ("fault", "batch_sampler", "sampler", "persistent_workers", "pref
 def _apply_preset() -> None:
     name = st.session_state.get("preset")
     if name in PRESETS:
-        for key, value in {**_defaults(), **PRESETS[name]}.items():
+        for key, value in clamp({**_defaults(), **PRESETS[name]}, _caps()).items():
             st.session_state[key] = value
 
 
@@ -62,9 +63,15 @@ def _defaults() -> dict:
     return {f: getattr(d, f) for f in _FIELDS if not f.startswith("uploaded_")}
 
 
-def _init_state() -> None:
+def _init_state(caps) -> None:
+    """Defaults where a key is missing; every numeric value moved into its control's range under ``caps``,
+    so no widget ever meets a value beyond its bounds (a lowered cap, a preset, a default of 2000 samples)."""
     for key, value in _defaults().items():
         st.session_state.setdefault(key, value)
+    current = {key: st.session_state[key] for key in ranges(caps) if key in st.session_state}
+    for key, value in clamp(current, caps).items():
+        if value != current[key]:
+            st.session_state[key] = value
 
 
 def blamed_control(message: str) -> str:
@@ -76,15 +83,26 @@ def blamed_control(message: str) -> str:
 
 def sidebar_config() -> RunConfig | None:
     """Draw the controls; return the config, or None when torch (or an upload) rejects the settings."""
-    _init_state()
-    apply_query_settings(_defaults())  # a lesson's "change it yourself" link fills the widgets once
-    sb = st.sidebar
-    tt = bound()  # format_func may be called outside this run's thread: its words are fixed now
     try:
-        limits()
+        caps = limits()
     except LimitError as exc:  # a misconfigured server says so on its first page
         st.error(str(exc))
         return None
+    _init_state(caps)
+    # a lesson's "change it yourself" link fills the widgets once; what it could not use, the page says
+    for note in apply_query_settings(clamp(_defaults(), caps), caps):
+        st.warning(note)
+    bound_of = ranges(caps)
+    sb = st.sidebar
+
+    def slider(label: str, key: str, **kwargs) -> None:
+        least, most = bound_of[key]
+        if least == most:  # a cap leaves one value (LOADERLAB_MAX_WORKERS=0): a slider cannot span it
+            sb.number_input(label, least, most, key=key, disabled=True)
+        else:
+            sb.slider(label, least, most, key=key, **kwargs)
+
+    tt = bound()  # format_func may be called outside this run's thread: its words are fixed now
     sb.selectbox(t("control.preset"), ["—", *PRESETS], key="preset", on_change=_apply_preset,
                  format_func=lambda v: tt(f"preset.{v}") if f"preset.{v}" in EN else v)
     slots: dict[str, object] = {}
@@ -93,7 +111,7 @@ def sidebar_config() -> RunConfig | None:
         slots[name] = sb.empty()  # where torch's complaint about this control goes
 
     sb.header(t("sidebar.loader"))
-    sb.slider("batch_size", 1, 64, key="batch_size"); slot("batch_size")
+    slider("batch_size", "batch_size"); slot("batch_size")
     sb.checkbox("shuffle", key="shuffle"); slot("shuffle")
     sb.selectbox("sampler", SAMPLERS, key="sampler", format_func=lambda v: tt(f"choice.sampler.{v}")); slot("sampler")
     sb.checkbox("replacement", key="replacement", disabled=st.session_state["sampler"] != "weighted")
@@ -101,14 +119,14 @@ def sidebar_config() -> RunConfig | None:
                  format_func=lambda v: tt(f"choice.batch_sampler.{v}")); slot("batch_sampler")
     sb.selectbox("collate_fn", COLLATES, key="collate", format_func=lambda v: tt(f"choice.collate.{v}"))
     sb.checkbox("drop_last", key="drop_last"); slot("drop_last")
-    sb.slider("num_workers", 0, MAX_WORKERS, key="num_workers"); slot("num_workers")
-    sb.slider("prefetch_factor", 1, 8, key="prefetch_factor", disabled=st.session_state["num_workers"] == 0)
+    slider("num_workers", "num_workers"); slot("num_workers")
+    slider("prefetch_factor", "prefetch_factor", disabled=st.session_state["num_workers"] == 0)
     slot("prefetch_factor")
     sb.checkbox("in_order", key="in_order")
     sb.checkbox("persistent_workers", key="persistent_workers"); slot("persistent_workers")
     sb.checkbox("pin_memory", key="pin_memory")
-    sb.number_input("timeout", 0.0, 600.0, key="timeout", step=1.0); slot("timeout")
-    sb.number_input(t("control.seed"), 0, 2**31 - 1, key="seed")
+    sb.number_input("timeout", *bound_of["timeout"], key="timeout", step=1.0); slot("timeout")
+    sb.number_input(t("control.seed"), *bound_of["seed"], key="seed")
 
     sb.header(t("sidebar.workload"))
     sb.selectbox(t("control.source"), SOURCES, key="source", format_func=lambda v: tt(f"choice.source.{v}"))
@@ -124,20 +142,20 @@ def sidebar_config() -> RunConfig | None:
             sb.error(t("upload.error", detail=exc))  # the detail is LoaderLab's English sentence
             return None
     elif st.session_state["source"] == "synthetic":
-        sb.slider(t("control.n_samples"), 8, sources.MAX_UPLOAD_ROWS // 4, key="n_samples")
-        sb.slider(t("control.imbalance"), 0.5, 0.99, key="imbalance")
-        sb.slider(t("control.length"), 1, 64, key="length")
-        sb.slider(t("control.length_spread"), 0, 32, key="length_spread")
+        slider(t("control.n_samples"), "n_samples")
+        slider(t("control.imbalance"), "imbalance")
+        slider(t("control.length"), "length")
+        slider(t("control.length_spread"), "length_spread")
     sb.selectbox(t("control.kind"), KINDS, key="kind", format_func=lambda v: tt(f"choice.kind.{v}"))
-    sb.slider(t("control.cost_ms"), 0.0, 20.0, key="cost_ms")
-    sb.number_input(t("control.straggler_index"), -1, 10**6, key="straggler_index")
-    sb.slider(t("control.straggler_ms"), 0.0, 1000.0, key="straggler_ms")
-    sb.number_input(t("control.slow_worker"), -1, MAX_WORKERS - 1, key="slow_worker")
-    sb.slider(t("control.slow_factor"), 1.0, 10.0, key="slow_factor")
-    sb.slider(t("control.consumer_ms"), 0.0, 50.0, key="consumer_ms")
-    sb.slider(t("control.epochs"), 1, 3, key="epochs")
+    slider(t("control.cost_ms"), "cost_ms")
+    sb.number_input(t("control.straggler_index"), *bound_of["straggler_index"], key="straggler_index")
+    slider(t("control.straggler_ms"), "straggler_ms")
+    sb.number_input(t("control.slow_worker"), *bound_of["slow_worker"], key="slow_worker")
+    slider(t("control.slow_factor"), "slow_factor")
+    slider(t("control.consumer_ms"), "consumer_ms")
+    slider(t("control.epochs"), "epochs")
     sb.selectbox(t("control.fault"), FAULTS, key="fault", format_func=lambda v: tt(f"choice.fault.{v}")); slot("fault")
-    sb.number_input(t("control.fault_index"), 0, 10**6, key="fault_index", disabled=st.session_state["fault"] == "none")
+    sb.number_input(t("control.fault_index"), *bound_of["fault_index"], key="fault_index", disabled=st.session_state["fault"] == "none")
 
     values = {f: st.session_state[f] for f in _FIELDS if f in st.session_state}
     config = replace(RunConfig(), **values, uploaded_labels=uploaded[0], uploaded_lengths=uploaded[1])
@@ -145,6 +163,9 @@ def sidebar_config() -> RunConfig | None:
         with warnings.catch_warnings():  # warnings are shown with the run's results, once
             warnings.simplefilter("ignore")
             build_loader(config)  # torch's own validation, before any process starts
+    except LimitError as exc:  # not torch's: this server's caps (a sample file longer than LOADERLAB_MAX_SAMPLES)
+        sb.error(t("error.cap", message=exc))
+        return None
     except (ValueError, TypeError) as exc:
         slots.get(blamed_control(str(exc)), slots["batch_size"]).error(t("error.invalid", message=exc))
         return None
@@ -158,8 +179,8 @@ def running():
     try:
         with st.spinner(t("spinner.run")):
             yield
-    except ServerBusy as exc:
-        show_busy(str(exc))
+    except ServerBusy:  # its message is English; the page words the server's cap itself
+        show_busy(_caps().max_concurrent_runs)
         st.stop()
 
 

@@ -45,6 +45,12 @@ EN = {
     "error.run_failed": "The loader failed with these settings ({kind}): {message}",
     "error.details": "What torch reported (with the worker's traceback)",
     "error.busy": "The server is busy with other people's runs; try again in a moment.",
+    "error.busy.detail": "{slots} run(s) already in progress (LOADERLAB_MAX_CONCURRENT_RUNS={slots}).",
+    "error.cap": "This server's caps refuse these settings: {message}",
+    "link.clamped": "The link asks for `{name}={value}`, more than this page allows ({allowed}); the sidebar uses "
+                    "`{name}={used}`.",
+    "link.ignored": "The link's `{name}={value}` was ignored: `{name}` takes {allowed}.",
+    "link.unknown": "The link's `{name}={value}` was ignored: there is no setting `{name}`; a link may set {allowed}.",
     "control.fault": "inject a fault",
     "control.fault_index": "fault at dataset index",
     "choice.fault.none": "none",
@@ -161,6 +167,13 @@ KO = {
     "error.run_failed": "이 설정으로 데이터로더가 실패했습니다 ({kind}): {message}",
     "error.details": "torch가 보고한 내용 (워커의 트레이스백 포함)",
     "error.busy": "서버가 다른 사람들의 실행으로 바쁩니다. 잠시 후 다시 시도하세요.",
+    "error.busy.detail": "이미 실행 {slots}개가 진행 중입니다 (LOADERLAB_MAX_CONCURRENT_RUNS={slots}).",
+    "error.cap": "이 서버의 상한이 이 설정을 허용하지 않습니다(영문): {message}",
+    "link.clamped": "링크가 요청한 `{name}={value}`는 이 페이지가 허용하는 범위({allowed})를 넘어서, 사이드바는 "
+                    "`{name}={used}`를 씁니다.",
+    "link.ignored": "링크의 `{name}={value}`는 무시했습니다: `{name}`에 쓸 수 있는 값은 {allowed}입니다.",
+    "link.unknown": "링크의 `{name}={value}`는 무시했습니다: `{name}`라는 설정은 없습니다. 링크로 정할 수 있는 설정: "
+                    "{allowed}.",
     "control.fault": "장애 주입",
     "control.fault_index": "장애를 일으킬 데이터셋 인덱스",
     "choice.fault.none": "없음",

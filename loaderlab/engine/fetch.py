@@ -34,7 +34,7 @@ def traced_fetch(tracer: ev.Tracer, worker: int, get: Callable, indices: Iterabl
     try:
         for i in indices:
             t0 = now()
-            tracer.inflight = (batch, i, t0, spans)
+            tracer.inflight = (epoch, batch, i, t0, spans)
             try:
                 sample = get(i)
             except BaseException as exc:  # close the span so the failing (or exhausting) sample shows

@@ -145,10 +145,12 @@ class WorkerTracer(ev.Tracer):
     def _report_slow_sample(self) -> None:
         inflight = self.inflight
         if inflight is not None and inflight is self._seen_inflight and inflight is not self._reported_inflight:
-            batch, index, t0, done = inflight
+            # The fetch's own epoch, not ``self.epoch``: whoever drives this tracer may not keep that current
+            # (a stock torch worker never hears of epochs), and a report must match the batch's final spans.
+            epoch, batch, index, t0, done = inflight
             # The batch's finished samples too: if the worker dies now, they are not lost with it.
-            self.buffer.append(ev.FetchSpans(self.pid, self.worker_id, self.epoch, batch, tuple(done)))
-            self.buffer.append(ev.Event(ev.FETCH_BEGIN, t0, self.pid, self.worker_id, self.epoch, batch, index))
+            self.buffer.append(ev.FetchSpans(self.pid, self.worker_id, epoch, batch, tuple(done)))
+            self.buffer.append(ev.Event(ev.FETCH_BEGIN, t0, self.pid, self.worker_id, epoch, batch, index))
             self._reported_inflight = inflight
         self._seen_inflight = inflight
 

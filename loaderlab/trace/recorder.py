@@ -58,14 +58,13 @@ def _record_torch(loader, epochs: int, max_batches: int | None, consumer, sample
     """``record`` for a stock torch DataLoader: iterate a traced clone (see torch_recorder)."""
     tracer = ev.ListTracer(sample_info)
     channel = tr.EventChannel(loader, tracer)
-    samplers: list = []
-    clone = tr.traced_clone(loader, tracer, channel.queue, samplers)
+    dial = tr.EpochDial()
+    clone = tr.traced_clone(loader, tracer, channel.queue, dial)
     tr.set_process_tracer(tracer)
     it = None
     try:
         for epoch in range(epochs):
-            for sampler in samplers:
-                sampler.epoch = epoch
+            dial(epoch)  # before iter(): the workers it starts copy the epoch they start in
             tracer.emit(ev.EPOCH_BEGIN, ev.MAIN_PROCESS, epoch)
             it = iter(clone)
             position = 0

@@ -3,7 +3,14 @@
 Twin of nothing in torch. We build a *clone* of the user's loader, identical in every argument but with
 four wrappers: the (batch) sampler numbers each batch and reports it (main process); the dataset times
 each sample; ``collate_fn`` times the collate; ``worker_init_fn`` gives each worker a tracer whose events
-travel on their own queue to the main process. The clone draws the same random numbers in the same order
+travel on their own queue to the main process.
+
+Epochs. Torch's workers never hear which epoch runs, and a worker may fetch for one epoch while the main
+process is already in the next, so every event names the epoch that *drew its indices*: the sampler
+stamps it on each index batch (``NumberedBatch``) and the worker reads it from there. Only what has no
+index batch falls back on ``_epoch``: a new worker's start-up (the epoch its ``worker_init_fn`` was
+copied in: workers start inside ``iter()``, after the recorder set the epoch) and an IterableDataset's
+samples (one ``__iter__`` per epoch: a worker's first, then one per resume of a persistent worker). The clone draws the same random numbers in the same order
 as the original would, so it yields the same batches in the same order; the user's loader object itself is
 never iterated or changed. Events torch hides (queue puts and gets, reorder parking, worker start) are
 simply absent from the trace. Knows nothing of plotly or streamlit.
@@ -26,6 +33,7 @@ from ..engine.worker import WorkerTracer
 
 _tracer: ev.Tracer = ev.NULL_TRACER  # this process's tracer: main's ListTracer, or a worker's WorkerTracer
 _current = (0, ev.NO_BATCH)  # (epoch, batch) being fetched in this process, for the collate events
+_epoch = 0  # this process's epoch where no index batch says it: the recorder's (main), or a worker's start epoch
 
 
 def _worker_id() -> int:
@@ -75,6 +83,18 @@ class _Forwarding:
             setattr(self.inner, name, value)
 
 
+def _fetching(epoch: int, batch: int) -> None:
+    """Note what this process fetches now: for its collate events, and for its tracer's exit event."""
+    global _current
+    _current = (epoch, batch)
+    _tracer.epoch = epoch  # a WorkerTracer's worker_exit names the last epoch it fetched for
+
+
+def _numbers(indices) -> tuple[int, int]:
+    """(batch, epoch) the sampler stamped on ``indices``; unnumbered ones (str keys…) get this process's epoch."""
+    return getattr(indices, "batch", ev.NO_BATCH), getattr(indices, "epoch", _epoch)
+
+
 class TracedMapDataset(_Forwarding, torch.utils.data.Dataset):
     def __init__(self, inner) -> None:
         self.inner = inner
@@ -83,15 +103,13 @@ class TracedMapDataset(_Forwarding, torch.utils.data.Dataset):
         return len(self.inner)
 
     def __getitem__(self, index):  # batch_size=None: one sample per step
-        global _current
-        batch, epoch = getattr(index, "batch", ev.NO_BATCH), getattr(index, "epoch", 0)
-        _current = (epoch, batch)
+        batch, epoch = _numbers(index)
+        _fetching(epoch, batch)
         return traced_fetch(_tracer, _worker_id(), self.inner.__getitem__, [index], batch, epoch)[0][0]
 
     def __getitems__(self, indices):
-        global _current
-        batch, epoch = getattr(indices, "batch", ev.NO_BATCH), getattr(indices, "epoch", 0)
-        _current = (epoch, batch)
+        batch, epoch = _numbers(indices)
+        _fetching(epoch, batch)
         own = getattr(self.inner, "__getitems__", None)
         if not own:
             return traced_fetch(_tracer, _worker_id(), self.inner.__getitem__, indices, batch, epoch)[0]
@@ -102,17 +120,32 @@ class TracedMapDataset(_Forwarding, torch.utils.data.Dataset):
 
 
 class TracedIterableDataset(_Forwarding, torch.utils.data.IterableDataset):
+    _own = ("inner", "_iters")
+
     def __init__(self, inner) -> None:
         self.inner = inner
+        self._iters = 0  # __iter__ calls in this process (a forked worker inherits main's 0: main never iterates)
 
     def __len__(self) -> int:
         return len(self.inner)
 
     def __iter__(self):
-        it, position = iter(self.inner), 0
+        # Not a generator itself: the epoch is taken when torch asks for the iterator (a worker's start,
+        # a persistent worker's resume, the main process's iter()), not at the first sample.
+        if _worker_id() == ev.MAIN_PROCESS:
+            epoch = _epoch
+        else:
+            epoch = _epoch + self._iters
+        self._iters += 1
+        return self._samples(iter(self.inner), epoch)
+
+    @staticmethod
+    def _samples(it, epoch: int):
+        position = 0
         while True:
-            data, exhausted = traced_fetch(_tracer, _worker_id(), lambda _: next(it), [position], ev.NO_BATCH, 0,
-                                           stop_on_exhaustion=True)
+            _fetching(epoch, ev.NO_BATCH)
+            data, exhausted = traced_fetch(_tracer, _worker_id(), lambda _: next(it), [position], ev.NO_BATCH,
+                                           epoch, stop_on_exhaustion=True)
             if exhausted:
                 return
             position += 1
@@ -132,20 +165,27 @@ class TracedCollate:
 
 
 class TracedWorkerInit:
-    """Runs first in each worker: a tracer for this process, then the user's own ``worker_init_fn``."""
+    """Runs first in each worker: a tracer for this process, then the user's own ``worker_init_fn``.
+
+    ``epoch`` is set by the recorder before each ``iter()``; a worker gets a copy of this object when it
+    starts (fork or pickle), so it holds the epoch the worker was started in.
+    """
 
     def __init__(self, inner: Callable | None, event_queue, sample_info: Callable | None) -> None:
         self.inner, self.event_queue, self.sample_info = inner, event_queue, sample_info
+        self.epoch = 0
 
     def __call__(self, worker_id: int) -> None:
-        global _tracer
+        global _tracer, _epoch
+        _epoch = self.epoch
         tracer = _tracer = WorkerTracer(self.event_queue, worker_id, self.sample_info)
+        tracer.epoch = self.epoch
         # multiprocessing runs finalizers when the worker's run() returns (daemon threads would just die).
         # Priority above the event queue's own close finalizer (10): flush first, then the queue closes.
         multiprocessing.util.Finalize(tracer, self.finish, args=(tracer, worker_id), exitpriority=20)
         if self.inner is not None:
             self.inner(worker_id)
-        tracer.emit(ev.WORKER_READY, worker_id, 0, detail=f"seed={torch.utils.data.get_worker_info().seed}")
+        tracer.emit(ev.WORKER_READY, worker_id, self.epoch, detail=f"seed={torch.utils.data.get_worker_info().seed}")
 
     @staticmethod
     def finish(tracer: WorkerTracer, worker_id: int) -> None:
@@ -173,9 +213,23 @@ class TracedSampler:
                 yield indices
 
 
-def traced_clone(loader: torch.utils.data.DataLoader, tracer: ev.ListTracer, event_queue, epoch_sampler: list):
-    """A torch DataLoader equal to ``loader`` but for the wrappers above. ``epoch_sampler`` receives the
-    TracedSampler so the caller can tell it which epoch runs."""
+class EpochDial:
+    """Tells the clone's parts which epoch starts: call it before each ``iter(clone)``."""
+
+    def __init__(self) -> None:
+        self.parts: list = []  # the TracedSampler and the TracedWorkerInit: each has an ``epoch``
+
+    def __call__(self, epoch: int) -> None:
+        global _epoch
+        _epoch = epoch
+        for part in self.parts:
+            part.epoch = epoch
+
+
+def traced_clone(loader: torch.utils.data.DataLoader, tracer: ev.ListTracer, event_queue,
+                 dial: EpochDial) -> torch.utils.data.DataLoader:
+    """A torch DataLoader equal to ``loader`` but for the wrappers above; ``dial`` gets the parts that
+    must know which epoch runs."""
     common = dict(num_workers=loader.num_workers, pin_memory=loader.pin_memory, timeout=loader.timeout,
                   multiprocessing_context=loader.multiprocessing_context, generator=loader.generator,
                   prefetch_factor=loader.prefetch_factor, persistent_workers=loader.persistent_workers,
@@ -183,6 +237,7 @@ def traced_clone(loader: torch.utils.data.DataLoader, tracer: ev.ListTracer, eve
                   collate_fn=TracedCollate(loader.collate_fn))
     if loader.num_workers > 0:
         common["worker_init_fn"] = TracedWorkerInit(loader.worker_init_fn, event_queue, tracer.sample_info)
+        dial.parts.append(common["worker_init_fn"])
     if isinstance(loader.dataset, torch.utils.data.IterableDataset):
         return torch.utils.data.DataLoader(TracedIterableDataset(loader.dataset), batch_size=loader.batch_size,
                                            drop_last=loader.drop_last, **common)
@@ -193,7 +248,7 @@ def traced_clone(loader: torch.utils.data.DataLoader, tracer: ev.ListTracer, eve
         sampler = TracedSampler(loader.sampler, tracer, 0, batched=False)
         clone = torch.utils.data.DataLoader(TracedMapDataset(loader.dataset), sampler=sampler, batch_size=None,
                                             **common)
-    epoch_sampler.append(sampler)
+    dial.parts.append(sampler)
     return clone
 
 
@@ -222,6 +277,6 @@ class EventChannel:
 
 
 def set_process_tracer(tracer: ev.Tracer) -> None:
-    """The tracer samples fetched in this process (``num_workers=0``) report to."""
-    global _tracer
-    _tracer = tracer
+    """The tracer samples fetched in this process (``num_workers=0``) report to (and epoch 0 again)."""
+    global _tracer, _epoch
+    _tracer, _epoch = tracer, 0

@@ -2,7 +2,10 @@
 
 Twin of nothing in torch. A page asks a ``RunRegistry`` for ``config``'s run: ``start`` returns the run
 already in progress for that config (a rerun of the page, or another visitor, re-attaches to it) or takes
-a run slot (``RunSlots``: ``ServerBusy`` when none frees up) and starts one in a daemon thread. While it
+a run slot and starts one in a daemon thread. ``request`` does not block: when every slot is taken it
+returns the config's :class:`~.queue.Ticket` in the server's fair queue (:mod:`.queue`), and the run starts
+by itself when the ticket's turn comes (``ticket.result`` is then the run); ``start`` is the blocking form
+(``ServerBusy`` after the queue's ``wait_s``). While it
 runs, any thread may read ``run.snapshot()`` (a :class:`loaderlab.trace.live.LiveSnapshot`) and call
 ``run.stop(reason)``; the run itself never touches the pages. When it ends, its outcome waits in the
 registry until a page ``collect``s it: the trace, a ``FailureReport``, or the exception it raised.
@@ -20,7 +23,8 @@ from typing import Any
 
 from ..engine.interrupt import Abandoned, RunGuard
 from ..trace.live import LiveSnapshot, LiveView
-from .limits import RunSlots
+from .limits import ServerBusy
+from .queue import FairQueue, Ticket
 from .run import RunConfig, RunFailed, run
 
 ORPHAN_GRACE_S = 1.5  # a page rerun re-attaches well within this; a closed tab's run stops after it
@@ -41,6 +45,7 @@ class BackgroundRun:
         self._watchers = 0
         self._timer: threading.Timer | None = None
         self._lock = threading.Lock()
+        self.ticket: Ticket | None = None  # its place in the queue, released when it ends
 
     def snapshot(self) -> LiveSnapshot:
         return self.view.snapshot()
@@ -104,10 +109,10 @@ def execute(handle: BackgroundRun, registry: RunRegistry) -> None:
 
 
 class RunRegistry:
-    """Server-wide: the background runs by config, and the run slots they hold."""
+    """Server-wide: the background runs by config, and the fair queue of run slots they hold."""
 
-    def __init__(self, slots: RunSlots) -> None:
-        self.slots = slots
+    def __init__(self, queue: FairQueue) -> None:
+        self.queue = queue
         self._runs: dict[RunConfig, BackgroundRun] = {}
         self._changed = threading.Condition()
 
@@ -119,21 +124,45 @@ class RunRegistry:
         with self._changed:
             return [h for h in self._runs.values() if not h.done.is_set()]
 
-    def start(self, config: RunConfig, seconds: float) -> BackgroundRun:
-        """``config``'s run: the one in progress (or finished, not yet collected), or a new one in a slot.
-        Raises ``ServerBusy`` when no slot frees up in time."""
+    def request(self, config: RunConfig, seconds: float) -> BackgroundRun | Ticket:
+        """``config``'s run (in progress, or finished and not yet collected), a new one in a free slot, or —
+        every slot taken — its ticket in the queue: the run starts when the ticket's turn comes. A page that
+        waits on a ticket ``queue.touch``es it as it polls and ``queue.leave``s it when it goes."""
         with self._changed:
             handle = self._runs.get(config)
             if handle is not None:
                 return handle
-        self.slots.__enter__()  # waits up to slots.wait_s; released by finished()
+        ticket = self.queue.join(config, lambda t: self._launch(config, seconds, t))
+        return ticket.result if isinstance(ticket.result, BackgroundRun) else ticket
+
+    def start(self, config: RunConfig, seconds: float) -> BackgroundRun:
+        """Blocking :meth:`request`: waits up to ``queue.wait_s`` for the ticket's turn, then ServerBusy."""
+        got = self.request(config, seconds)
+        if isinstance(got, BackgroundRun):
+            return got
+        if not got.granted.wait(self.queue.wait_s):
+            self.queue.leave(got)
+            if not got.granted.is_set():
+                raise ServerBusy(f"The server is busy: every run slot stayed taken for {self.queue.wait_s:g} s "
+                                 f"(LOADERLAB_MAX_CONCURRENT_RUNS={self.queue.size}).")
+        if isinstance(got.result, BaseException):
+            raise got.result
+        return got.result
+
+    def _launch(self, config: RunConfig, seconds: float, ticket: Ticket) -> BackgroundRun:
+        """The ticket's turn (called by the queue, outside its lock): start the run in a daemon thread.
+        Until a page attaches, the run is unwatched: the orphan timer stops it if none comes."""
         with self._changed:
-            handle = self._runs.get(config)
-            if handle is not None:  # someone started it while this thread waited for a slot
-                self.slots.__exit__(None, None, None)
-                return handle
-            handle = self._runs[config] = BackgroundRun(config, seconds)
-            self._changed.notify_all()
+            existing = self._runs.get(config)
+            if existing is None:
+                handle = self._runs[config] = BackgroundRun(config, seconds)
+                handle.ticket = ticket
+                self._changed.notify_all()
+        if existing is not None:  # the same settings got a run meanwhile: give the slot back
+            self.queue.release(ticket)
+            return existing
+        handle.attach()
+        handle.detach()  # the waiting page attaches within its poll; a page that left never does
         threading.Thread(target=execute, args=(handle, self), name="loaderlab_background_run", daemon=True).start()
         return handle
 
@@ -157,7 +186,6 @@ class RunRegistry:
     def finished(self, handle: BackgroundRun) -> None:
         """Called by the run's thread at its end."""
         with self._changed:
-            self.slots.__exit__(None, None, None)
             stopped = getattr(handle.outcome, "attrs", {}).get("stopped")
             if handle.abandoned and stopped and self._runs.get(handle.config) is handle:
                 del self._runs[handle.config]  # nobody asked for this stopped trace: a later visit reruns
@@ -166,6 +194,8 @@ class RunRegistry:
                 del self._runs[config]
             handle.done.set()
             self._changed.notify_all()
+        if handle.ticket is not None:
+            self.queue.release(handle.ticket)  # after the outcome is kept: the next in line may start now
 
     def wait_for_run(self, timeout: float) -> BackgroundRun | None:
         """Block until some run is in progress (tests and tools); None after ``timeout``."""

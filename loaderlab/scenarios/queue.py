@@ -96,7 +96,7 @@ class FairQueue:
         """One watcher stopped waiting (its page reran with other settings); the last one takes the ticket
         out of the line. A granted ticket is not affected (``release`` ends it)."""
         with self._lock:
-            if ticket.granted.is_set() or ticket.dropped:
+            if ticket.granted_at is not None or ticket.dropped:  # granted (its work may be starting): too late
                 return
             ticket.watchers -= 1
             if ticket.watchers <= 0:

@@ -18,11 +18,13 @@ import streamlit as st
 
 from ..engine.interrupt import StopAsked
 from ..scenarios.background import RunRegistry
-from ..scenarios.limits import DEFAULTS, LimitError, RunSlots, limits
+from ..scenarios.limits import DEFAULTS, LimitError, limits
+from ..scenarios.queue import FairQueue
 from ..scenarios.run import RunConfig
 from ..trace.live import LiveSnapshot
 from .outcome import USER_STOP
 from .texts import t
+from .waiting_line import wait_turn
 
 POLL_S = 0.5  # how often the status is redrawn
 STALL_S = 1.5  # no batch for this long: name the workers' last events and offer to stop
@@ -36,10 +38,11 @@ def _caps():
 
 
 @st.cache_resource
-def run_lock() -> RunSlots:
+def run_lock() -> FairQueue:
     """At most ``LOADERLAB_MAX_CONCURRENT_RUNS`` runs at once per server (overlapping runs share the cores
-    and distort each other). ``with run_lock():`` waits a few seconds for a slot, then raises ServerBusy."""
-    return RunSlots(_caps().max_concurrent_runs)
+    and distort each other); the others wait in a fair line (:mod:`loaderlab.scenarios.queue`).
+    ``with run_lock():`` waits its turn (ServerBusy only after minutes)."""
+    return FairQueue(_caps().max_concurrent_runs)
 
 
 @st.cache_resource
@@ -117,6 +120,6 @@ def outcome(config: RunConfig):
             return _cached_run(config)
         except NotReady:
             pass
-        handle = live_registry().start(config, _caps().max_run_seconds)
+        handle = wait_turn(live_registry(), config, _caps().max_run_seconds)  # the place in line meanwhile
         _watch(handle, config)
     return _cached_run(config)

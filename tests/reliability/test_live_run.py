@@ -17,7 +17,8 @@ import pytest
 from loaderlab.engine import events as ev
 from loaderlab.engine.interrupt import Abandoned, StopAsked
 from loaderlab.scenarios.background import RunRegistry
-from loaderlab.scenarios.limits import RunSlots, ServerBusy
+from loaderlab.scenarios.limits import ServerBusy
+from loaderlab.scenarios.queue import FairQueue
 from loaderlab.scenarios.run import RunConfig
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,7 +28,7 @@ WAIT_S = 60  # bounds for waits on the run; none is expected to take long
 
 
 def test_the_live_snapshot_names_the_stuck_worker_and_stop_ends_the_run(no_leftover_workers):
-    registry = RunRegistry(RunSlots(1))
+    registry = RunRegistry(FairQueue(1))
     handle = registry.start(HUNG, seconds=120)
     assert registry.start(HUNG, seconds=120) is handle  # a rerun of the page re-attaches, no second run
     handle.attach()
@@ -46,12 +47,11 @@ def test_the_live_snapshot_names_the_stuck_worker_and_stop_ends_the_run(no_lefto
     assert (worker["worker"], worker["index"]) == (0, 37) and "inject_fault" in worker["stack"]
     assert registry.collect(HUNG) is handle and registry.get(HUNG) is None
     no_leftover_workers("after the user stopped a hung run")
-    with registry.slots:  # the run gave its slot back
-        pass
+    assert registry.queue.running() == 0  # the run gave its slot back
 
 
 def test_a_run_no_page_waits_for_is_stopped_and_forgotten(no_leftover_workers):
-    registry = RunRegistry(RunSlots(1))
+    registry = RunRegistry(FairQueue(1))
     handle = registry.start(HUNG, seconds=120)
     handle.attach()
     handle.detach()  # the tab closed (or its settings changed) and nobody re-attached
@@ -62,7 +62,7 @@ def test_a_run_no_page_waits_for_is_stopped_and_forgotten(no_leftover_workers):
 
 
 def test_a_rerun_that_re_attaches_keeps_the_run_going(no_leftover_workers):
-    registry = RunRegistry(RunSlots(1))
+    registry = RunRegistry(FairQueue(1))
     config = replace(HUNG, fault="none", n_samples=400, cost_ms=2.0)
     handle = registry.start(config, seconds=120)
     handle.attach()
@@ -74,12 +74,32 @@ def test_a_rerun_that_re_attaches_keeps_the_run_going(no_leftover_workers):
     no_leftover_workers("after a re-attached run")
 
 
-def test_a_second_config_waits_for_a_slot_then_says_busy(no_leftover_workers):
-    registry = RunRegistry(RunSlots(1, wait_s=0.2))
+def test_a_second_config_waits_in_line_and_starts_when_the_slot_frees(no_leftover_workers):
+    registry = RunRegistry(FairQueue(1))
+    handle = registry.start(HUNG, seconds=120)
+    handle.attach()
+    quick = replace(HUNG, fault="none", n_samples=32)
+    ticket = registry.request(quick, seconds=120)
+    assert registry.request(quick, seconds=120) is ticket  # the same settings share the place in line
+    assert registry.queue.place(ticket) == 1 and not ticket.granted.is_set()
+    handle.stop(StopAsked("test over"))
+    assert handle.wait(WAIT_S)
+    handle.detach()
+    assert ticket.granted.wait(WAIT_S)  # its turn came when the hung run ended: the run started by itself
+    queued = ticket.result
+    queued.attach()
+    assert queued.wait(WAIT_S) and queued.config == quick and "stopped" not in queued.outcome.attrs
+    queued.detach()
+    no_leftover_workers("after the queued run")
+
+
+def test_the_blocking_start_says_busy_after_the_queues_wait(no_leftover_workers):
+    registry = RunRegistry(FairQueue(1, wait_s=0.2))
     handle = registry.start(HUNG, seconds=120)
     handle.attach()
     with pytest.raises(ServerBusy):
         registry.start(replace(HUNG, seed=1), seconds=120)
+    assert registry.queue.waiting() == 0  # it left the line
     handle.stop(StopAsked("test over"))
     assert handle.wait(WAIT_S)
     handle.detach()

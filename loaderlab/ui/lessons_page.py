@@ -24,6 +24,7 @@ from ..trace.tables import prefetch_cap
 from .language import page_setup
 from .outcome import show_warnings
 from .query_settings import to_query
+from .room import room_sidebar, run_shown, send_answer
 from .settings import cached_run, run_lock, running, torch_code
 from .texts import EN, bound, language, t
 
@@ -140,6 +141,7 @@ def _code_and_link(lesson: Lesson) -> None:
 
 def main() -> None:
     page_setup()
+    room_sidebar()  # ?room=CODE or the sidebar's code: answers go to the teacher's room
     st.title(t("lessons.title"))
     st.write(t("lessons.intro"))
     lesson = _choose()
@@ -157,9 +159,10 @@ def main() -> None:
             st.warning(t("lessons.need_choice"))
         else:
             st.session_state[answered_key] = picked
+            send_answer(lesson.number, picked)
     answered = st.session_state.get(answered_key)
     if answered is None:
         st.info(t("lessons.waiting"))
-    else:
+    elif run_shown(lesson.number):  # in a room: once the teacher reveals it
         _run_and_explain(lesson, answered, prompt)
     _code_and_link(lesson)

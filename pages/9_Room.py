@@ -1,0 +1,3 @@
+from loaderlab.ui.room_page import main
+
+main()

@@ -94,6 +94,17 @@ PRESETS: dict[str, dict[str, Any]] = {
 }
 
 
+# What each preset is for: the finding kind (loaderlab.trace.findings) its run demonstrates, and the page
+# (file stem in pages/) meant to show it. tests/scenarios/test_preset_findings.py runs every preset and checks.
+PRESET_FINDINGS: dict[str, tuple[str, str]] = {
+    "one slow worker": ("slow_worker", "3_Worker_timelines"),
+    "prefetch starved": ("loader_bound", "3_Worker_timelines"),
+    "95/5 imbalance": ("class_imbalance", "4_Sampling_and_imbalance"),
+    "unsharded IterableDataset": ("iterable_duplicates", "3_Worker_timelines"),
+    "padding waste": ("padding_waste", "5_Padding_and_collate"),
+}
+
+
 def preset(name: str, base: RunConfig | None = None) -> RunConfig:
     if name not in PRESETS:
         raise ValueError(f"preset must be one of {', '.join(PRESETS)}; got {name!r}")

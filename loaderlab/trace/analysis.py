@@ -19,6 +19,7 @@ Conventions shared by every table:
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -29,8 +30,8 @@ from .tables import (hand_overs, idle_intervals, main_pid, normal, pair, rows, s
 from .memory import memory_table
 from .utilisation import queue_depths, worker_utilisation
 
-__all__ = ["SPAN_COLUMNS", "STAGES", "batch_latency", "main_wait", "memory_table", "queue_depths", "spans", "throughput",
-           "wait_totals", "worker_utilisation"]
+__all__ = ["SECONDS_SPEC", "SHARE_SPEC", "SPAN_COLUMNS", "STAGES", "LoopWait", "batch_latency", "loop_wait", "main_wait",
+           "memory_table", "queue_depths", "spans", "throughput", "wait_totals", "worker_utilisation"]
 
 SPAN_COLUMNS = ["track", "pid", "worker", "stage", "epoch", "batch", "index", "start_s", "end_s", "duration_s",
                 "open"]
@@ -63,23 +64,81 @@ def _consumes(f: pd.DataFrame) -> pd.DataFrame:
     return c.rename(columns={"batch": "position"})
 
 
+def open_wait(frame: pd.DataFrame) -> tuple[int, float]:
+    """``(epoch, seconds)`` the loop had been blocked in ``next()`` when the trace ended: a run stopped or
+    failed while waiting for a batch after its first (no hand-over follows the last loop body of an
+    unfinished epoch). ``(-1, 0.0)`` when the trace ended otherwise, or still before the epoch's first
+    batch (start-up, which the first-batch wait covers)."""
+    f = normal(frame)
+    begun = rows(f, ev.EPOCH_BEGIN)
+    if not len(begun):
+        return -1, 0.0
+    epoch = int(begun["epoch"].max())
+    if len(rows(f, ev.EPOCH_END).query("epoch == @epoch")):
+        return -1, 0.0
+    bodies = rows(f, ev.CONSUMER_END).query("epoch == @epoch")
+    if not len(bodies):
+        return -1, 0.0
+    since = float(bodies["t_s"].max())
+    if len(rows(f, ev.BATCH_YIELD, ev.CONSUMER_BEGIN).query("epoch == @epoch and t_s > @since")):
+        return -1, 0.0  # a batch came; the loop body was running when the trace ended
+    return epoch, max(0.0, trace_end(f) - since)
+
+
 def wait_totals(frame: pd.DataFrame) -> pd.DataFrame:
-    """Per epoch: ``batches, wait_s, first_wait_s, steady_wait_s`` (all but the first), ``consume_s``, and
-    ``wait_share`` = steady wait / (steady wait + consume): above one half, the loop waits on the loader."""
+    """Per epoch: ``batches``, ``first_wait_s`` (before the epoch's first batch: worker start-up included),
+    ``steady_wait_s`` (every later wait, and the wait a stopped run ended in), ``wait_s`` (the two
+    together), ``consume_s`` (the loop body) and ``wait_share`` = steady wait / (steady wait + consume):
+    above one half, the loop waits on the loader. :func:`loop_wait` sums these over the run."""
     f = normal(frame)
     w, c = main_wait(f), _consumes(f)
     c = c.assign(consume_s=c["end_s"] - c["start_s"])
+    stopped_in, still_waiting = open_wait(f)
     out = []
     for epoch, g in w.groupby("epoch"):
-        steady = g[g["position"] > 0]["wait_s"].sum()
+        steady = float(g[g["position"] > 0]["wait_s"].sum()) + (still_waiting if epoch == stopped_in else 0.0)
         consume = float(c[c["epoch"] == epoch]["consume_s"].sum())
         first = g[g["position"] == 0]["wait_s"]
-        out.append({"epoch": int(epoch), "batches": len(g), "wait_s": float(g["wait_s"].sum()),
-                    "first_wait_s": float(first.iloc[0]) if len(first) else math.nan,
-                    "steady_wait_s": float(steady), "consume_s": consume,
+        first_s = float(first.iloc[0]) if len(first) else math.nan
+        out.append({"epoch": int(epoch), "batches": len(g), "wait_s": steady + (0.0 if math.isnan(first_s) else first_s),
+                    "first_wait_s": first_s, "steady_wait_s": steady, "consume_s": consume,
                     "wait_share": steady / (steady + consume) if steady + consume > 0 else math.nan})
     cols = ["epoch", "batches", "wait_s", "first_wait_s", "steady_wait_s", "consume_s", "wait_share"]
     return pd.DataFrame(out, columns=cols)
+
+
+SHARE_SPEC, SECONDS_SPEC = ".0%", ".3f"  # how every view shows a LoopWait (finding texts use the same specs)
+
+
+@dataclass(frozen=True)
+class LoopWait:
+    """How the training loop's time split between waiting for data and its own body: the one definition of
+    "waiting" that the timelines page, the loader-bound / model-bound verdict and the report all show.
+
+    ``wait_s``: blocked in ``next()`` for every batch after each epoch's first (and, in a run stopped while
+    it waited, that last wait); ``consume_s``: in the loop body; ``share`` = ``wait_s / (wait_s +
+    consume_s)`` (NaN if both are 0). ``first_wait_s``: blocked before each epoch's first batch, which
+    holds worker start-up: shown apart and left out of the share, so that start-up (its own finding,
+    slow first batch) does not pass for a slow loader."""
+
+    wait_s: float
+    consume_s: float
+    first_wait_s: float
+    share: float
+
+    def share_text(self) -> str:
+        return "–" if math.isnan(self.share) else format(self.share, SHARE_SPEC)
+
+    def wait_text(self) -> str:
+        return format(self.wait_s, SECONDS_SPEC)
+
+
+def loop_wait(frame: pd.DataFrame) -> LoopWait:
+    """The run's :class:`LoopWait` (the sums of :func:`wait_totals` over its epochs)."""
+    totals = wait_totals(frame)
+    wait, consume = float(totals["steady_wait_s"].sum()), float(totals["consume_s"].sum())
+    return LoopWait(wait_s=wait, consume_s=consume, first_wait_s=float(totals["first_wait_s"].fillna(0.0).sum()),
+                    share=wait / (wait + consume) if wait + consume > 0 else math.nan)
 
 
 def _samples_per_task(f: pd.DataFrame) -> pd.DataFrame:

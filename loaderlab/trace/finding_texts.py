@@ -2,7 +2,7 @@
 
 A :class:`~loaderlab.trace.findings.Finding` carries a ``key`` and its ``evidence``; :func:`render` words
 it in a language: ``finding.<key>`` formatted with the evidence. ``rank.*`` words the findings of a
-multi-rank trace (:mod:`.distributed`), ``where.*`` names the process an error happened in, ``severity.*``
+multi-rank trace (:mod:`.distributed`), ``part.*`` words the pieces of a list inside a finding (the slowest samples), ``where.*`` names the process an error happened in, ``severity.*``
 the severities, ``report.*`` the report's layout. Both dicts have the same keys and the same format placeholders (a test checks). Values quoted from the trace (an error's text, a label,
 a class name) and parameter names (``in_order=False``…) stay as they are in every language.
 Knows nothing of streamlit, plotly or how the findings are found.
@@ -15,8 +15,17 @@ from typing import Any, Mapping
 LANGUAGES = ("en", "ko")
 
 EN = {
-    "finding.straggler": "Sample {index} took {fetch_s:.3f} s in worker {worker} (batch {batch}, epoch {epoch}): "
-                         "{ratio:.0f}x the median sample ({median_ms:.2f} ms).",
+    "finding.straggler": "{count} slow sample(s), each at least {ratio_min:.0f}x the median sample of its worker "
+                         "(run median {median_ms:.2f} ms), added {lost_s:.3f} s of fetching beyond a typical "
+                         "sample: {share:.0%} of the run's {run_s:.3f} s. Slowest: {worst}{and_more}.",
+    "finding.slow_worker": "Worker {worker} is {ratio:.1f}x slower than the others: its median sample takes "
+                           "{median_ms:.2f} ms, theirs {others_ms:.2f} ms ({samples} samples). The loop waited "
+                           "{cost_s:.3f} s longer for its {batches} batches than the others' batches cost on "
+                           "average: {cost_share:.0%} of the loop's {loop_s:.3f} s.",
+    "finding.slow_worker_hidden": "Worker {worker} is {ratio:.1f}x slower than the others: its median sample takes "
+                                  "{median_ms:.2f} ms, theirs {others_ms:.2f} ms ({samples} samples). The loop "
+                                  "hardly paid for it ({cost_s:.3f} s, {cost_share:.0%} of its {loop_s:.3f} s): "
+                                  "the training step hid it.",
     "finding.head_of_line": "Batch {batch} (worker {worker}) held {parked} ready batch(es) in the reorder buffer "
                             "for {blocked_s:.3f} s (epoch {epoch}); its slow sample was index {index} "
                             "({fetch_s:.3f} s). in_order=False would hand the others over as they arrive.",
@@ -64,6 +73,11 @@ EN = {
     "finding.identical_rng": "Worker {worker} drew the same random numbers as worker {same_as_worker} ({shared} "
                              "of {draws} draws; first at sample {index}, batch {batch}, epoch {epoch}): their "
                              "RNGs were seeded alike. Derive seeds from torch.initial_seed() in worker_init_fn.",
+    "finding.iterable_replayed": "Epoch {epoch}: the workers yielded {received} samples from an IterableDataset "
+                                 "whose len() is {dataset_len} (per worker: {per_worker}): each worker replays "
+                                 "the whole stream unless __iter__ shards it with get_worker_info().",
+    "part.straggler": "index {index} (batch {batch}, worker {worker}, {fetch_s:.3f} s)",
+    "part.more": ", and {n} more",
     "where.main": "the main process",
     "where.worker": "worker {worker}",
     "severity.error": "error",
@@ -96,8 +110,10 @@ EN = {
     "report.throughput_row": "  epoch {epoch}: {batches} batches, {samples} samples in {duration} s = {bps} "
                              "batches/s, {sps} samples/s; first batch after {first} s",
     "report.wait": "Main-process wait (time blocked in next()):",
-    "report.wait_row": "  epoch {epoch}: waited {wait} s (first batch {first} s), loop body {consume} s; {share} "
-                       "of the steady time spent waiting",
+    "report.wait_row": "  epoch {epoch}: waited {wait} s after the first batch, loop body {consume} s: {share} "
+                       "waiting (first batch: {first} s more)",
+    "report.wait_total": "  the whole run: waited {wait} s after each epoch's first batch, loop body {consume} s: "
+                         "{share} of the loop spent waiting (first batches: {first} s more)",
     "report.workers": "Workers:",
     "report.worker_row": "  worker {worker} (pid {pid}, from epoch {epoch}): start-up {startup} s, busy {busy} s "
                          "({busy_share}), idle {idle} s, of which {capped} s at the prefetch cap",
@@ -108,8 +124,17 @@ EN = {
 }
 
 KO = {
-    "finding.straggler": ("워커 {worker}에서 샘플 {index} 하나를 가져오는 데 {fetch_s:.3f}초가 걸렸습니다(배치 {batch}, "
-                          "에폭 {epoch}). 샘플 중앙값({median_ms:.2f} ms)의 {ratio:.0f}배입니다."),
+    "finding.straggler": ("느린 샘플 {count}개가 각각 자기 워커의 샘플 중앙값의 {ratio_min:.0f}배 이상 걸려(실행 전체 중앙값 "
+                          "{median_ms:.2f} ms), 보통 샘플보다 가져오기 시간을 {lost_s:.3f}초 더 썼습니다: 실행 시간 "
+                          "{run_s:.3f}초의 {share:.0%}입니다. 가장 느린 샘플: {worst}{and_more}."),
+    "finding.slow_worker": ("워커 {worker}: 다른 워커보다 {ratio:.1f}배 느립니다: 샘플 중앙값이 {median_ms:.2f} ms로, 다른 "
+                            "워커의 {others_ms:.2f} ms보다 깁니다(샘플 {samples}개). 학습 루프는 이 워커의 배치 "
+                            "{batches}개를 다른 워커의 배치보다 평균적으로 {cost_s:.3f}초 더 기다렸습니다: 루프 시간 "
+                            "{loop_s:.3f}초의 {cost_share:.0%}입니다."),
+    "finding.slow_worker_hidden": ("워커 {worker}: 다른 워커보다 {ratio:.1f}배 느립니다: 샘플 중앙값이 {median_ms:.2f} ms로, "
+                                   "다른 워커의 {others_ms:.2f} ms보다 깁니다(샘플 {samples}개). 하지만 학습 루프는 거의 "
+                                   "기다리지 않았습니다({cost_s:.3f}초, 루프 시간 {loop_s:.3f}초의 {cost_share:.0%}): "
+                                   "학습 단계가 이를 가렸습니다."),
     "finding.head_of_line": ("배치 {batch}(워커 {worker}) 때문에 준비된 배치 {parked}개가 재정렬 버퍼에서 "
                              "{blocked_s:.3f}초 동안 묶여 있었습니다(에폭 {epoch}). 원인은 느린 샘플 인덱스 {index}"
                              "({fetch_s:.3f}초)입니다. in_order=False로 두면 나머지 배치는 도착하는 대로 넘겨집니다."),
@@ -158,6 +183,11 @@ KO = {
                               "{shared}번 일치, 처음은 샘플 {index}, 배치 {batch}, 에폭 {epoch}). 두 워커의 난수 생성기가 "
                               "같은 시드로 초기화되었습니다. worker_init_fn에서 torch.initial_seed()로부터 시드를 "
                               "만드세요."),
+    "finding.iterable_replayed": ("에폭 {epoch}: len()이 {dataset_len}인 IterableDataset에서 워커들이 샘플 "
+                                  "{received}개를 내놓았습니다(워커별: {per_worker}). __iter__가 get_worker_info()로 "
+                                  "샤딩하지 않으면 모든 워커가 스트림 전체를 되풀이합니다."),
+    "part.straggler": "인덱스 {index}(배치 {batch}, 워커 {worker}, {fetch_s:.3f}초)",
+    "part.more": " 외 {n}개",
     "where.main": "메인 프로세스",
     "where.worker": "워커 {worker}",
     "severity.error": "오류",
@@ -187,8 +217,10 @@ KO = {
     "report.throughput_row": "  에폭 {epoch}: 배치 {batches}개, 샘플 {samples}개를 {duration}초에 처리 = 초당 배치 {bps}개, "
                              "초당 샘플 {sps}개; 첫 배치까지 {first}초",
     "report.wait": "메인 프로세스 대기(next()에서 막혀 있던 시간):",
-    "report.wait_row": "  에폭 {epoch}: {wait}초 대기(첫 배치 {first}초), 루프 본문 {consume}초; 안정 구간 시간의 "
-                       "{share}를 대기에 씀",
+    "report.wait_row": "  에폭 {epoch}: 첫 배치 뒤 {wait}초 대기, 루프 본문 {consume}초: {share} 대기(첫 배치: "
+                       "{first}초 더)",
+    "report.wait_total": "  실행 전체: 각 에폭의 첫 배치 뒤 {wait}초 대기, 루프 본문 {consume}초: 학습 루프 중 대기 비율 "
+                         "{share}(첫 배치: {first}초 더)",
     "report.workers": "워커:",
     "report.worker_row": "  워커 {worker}(pid {pid}, 에폭 {epoch}부터): 시작 {startup}초, 작업 {busy}초({busy_share}), "
                          "유휴 {idle}초(그중 프리페치 상한에 걸린 시간 {capped}초)",
@@ -213,6 +245,9 @@ def render(key: str, evidence: Mapping[str, Any], lang: str = "en") -> str:
     """A finding's sentence: template ``finding.<key>`` in ``lang`` with its evidence. An error's
     ``where_worker`` (None = the main process) is worded in ``lang`` as ``where``."""
     params = dict(evidence)
+    if "worst" in params:  # a list of samples, each worded in the language, and how many more there were
+        params["worst"] = ", ".join(text("part.straggler", lang, **item) for item in params["worst"])
+        params["and_more"] = text("part.more", lang, n=params["more"]) if params.get("more") else ""
     if "where_worker" in params:
         who = params["where_worker"]
         params["where"] = text("where.main", lang) if who is None else text("where.worker", lang, worker=who)

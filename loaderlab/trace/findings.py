@@ -7,7 +7,7 @@ streamlit.
 
 Every finding carries a ``key`` and its ``evidence``; its words come from :mod:`.finding_texts` (English and
 Korean): ``message`` is the English sentence, ``finding.text(lang)`` the sentence in any language.
-The stall checks live in :mod:`.stalls` and return raw findings that are worded here. Thresholds are
+The stall checks live in :mod:`.stalls` and :mod:`.slow` and return raw findings that are worded here. Thresholds are
 named constants; a finding needs both a relative and an absolute margin where timing is involved.
 """
 
@@ -67,8 +67,9 @@ def finding(kind: str, severity: str, key: str | None = None, **evidence: Any) -
 
 
 def stall_findings(frame: pd.DataFrame) -> list[Finding]:
-    """Where time went wrong: stragglers, head-of-line blocking, stalled or vanished workers, slow first
-    batches, errors, and the loader-bound / model-bound verdict (severity info). See :mod:`.stalls`."""
+    """Where time went wrong: stragglers, a slow worker, head-of-line blocking, stalled or vanished workers,
+    slow first batches, errors, and the loader-bound / model-bound verdict (severity info). See
+    :mod:`.stalls` and :mod:`.slow`."""
     persistent = bool(settings(frame).get("persistent_workers"))
     return [finding(**found) for found in stall_checks(normal(frame), persistent)]
 
@@ -91,6 +92,24 @@ def _identity_duplicates(f: pd.DataFrame, iterable: bool) -> list[Finding]:
         out.append(finding("iterable_duplicates", "error", epoch=epoch, worker=int(first["worker"]),
                            batch=int(first["batch"]), index=int(first["index"]), label=first["label"],
                            workers=workers, duplicates=int((producers > 1).sum()), distinct=len(producers)))
+    return out
+
+
+def _stream_replayed(f: pd.DataFrame, iterable: bool, dataset_len: Any, already: set[int]) -> list[Finding]:
+    """Without sample identities: workers that together yield more samples than the IterableDataset's
+    ``len()`` (torch warns about the same) replay the stream, as an unsharded ``__iter__`` does."""
+    if not iterable or not isinstance(dataset_len, int) or dataset_len <= 0:
+        return []
+    out = []
+    for epoch, g in samples(f).groupby("epoch"):
+        per_worker = g.groupby("worker").size()
+        if int(epoch) in already or len(g) <= dataset_len or (per_worker.index >= 0).sum() < 2:
+            continue
+        last = g[g["worker"] == per_worker.index.max()].sort_values("t_s").iloc[0]  # its first sample repeats
+        out.append(finding("iterable_duplicates", "error", key="iterable_replayed", epoch=epoch,
+                           worker=int(last["worker"]), batch=int(last["batch"]), index=int(last["index"]),
+                           received=len(g), dataset_len=dataset_len,
+                           per_worker=[int(n) for n in per_worker.to_numpy()]))
     return out
 
 
@@ -133,7 +152,8 @@ def correctness_findings(frame: pd.DataFrame) -> list[Finding]:
 
     - IterableDataset: give each sample an identity as its label (a record id, a file name); a label
       produced by two workers in one epoch is a duplicate. (If one worker repeats a label, labels are
-      taken to be classes and the check stays silent.)
+      taken to be classes.) Without identities, workers that together yield more samples than the
+      dataset's ``len()`` are replaying the stream.
     - Random draws: a label ``"rng:<number>"`` is a random number drawn while making the sample (e.g.
       ``f"rng:{x!r}"`` for the ``x = np.random.random()`` your augmentation drew). Two workers that
       drew any equal number in one epoch were seeded alike; with 53-bit floats that never happens by chance.
@@ -142,7 +162,9 @@ def correctness_findings(frame: pd.DataFrame) -> list[Finding]:
     """
     iterable, sampler = is_iterable(frame), settings(frame).get("sampler", "sampler")
     f = normal(frame)
-    return _identity_duplicates(f, iterable) + _same_order(f, sampler) + _identical_rng(f)
+    duplicates = _identity_duplicates(f, iterable)
+    duplicates += _stream_replayed(f, iterable, settings(frame).get("dataset_len"), {d.epoch for d in duplicates})
+    return duplicates + _same_order(f, sampler) + _identical_rng(f)
 
 
 def label_findings(frame: pd.DataFrame, labels=None, intended=None) -> list[Finding]:

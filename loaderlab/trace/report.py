@@ -13,7 +13,7 @@ import math
 import pandas as pd
 
 from . import distributed
-from .analysis import throughput, wait_totals, worker_utilisation
+from .analysis import SECONDS_SPEC, loop_wait, throughput, wait_totals, worker_utilisation
 from .finding_texts import text
 from .findings import all_findings
 from .tables import settings
@@ -65,9 +65,14 @@ def _report(frame: pd.DataFrame, lang: str) -> str:
                           first=s(r.first_batch_s)))
 
     lines += ["", text("report.wait", lang)]
-    for r in wait_totals(frame).itertuples():
-        lines.append(text("report.wait_row", lang, epoch=r.epoch, wait=s(r.wait_s), first=s(r.first_wait_s),
+    totals = wait_totals(frame)
+    for r in totals.itertuples():
+        lines.append(text("report.wait_row", lang, epoch=r.epoch, wait=s(r.steady_wait_s), first=s(r.first_wait_s),
                           consume=s(r.consume_s), share=share(r.wait_share)))
+    if len(totals):
+        loop = loop_wait(frame)  # the numbers the timelines page and the loader-bound verdict show
+        lines.append(text("report.wait_total", lang, wait=loop.wait_text(), first=s(loop.first_wait_s),
+                          consume=format(loop.consume_s, SECONDS_SPEC), share=loop.share_text()))
 
     util = worker_utilisation(frame)
     if len(util):

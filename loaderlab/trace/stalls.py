@@ -1,5 +1,6 @@
-"""Stall checks: where a run lost time — stragglers, head-of-line blocking, stalled or vanished workers,
-slow first batches, errors — and whether the loop waited on the loader or the loader on the loop.
+"""Stall checks: where a run lost time — head-of-line blocking, stalled or vanished workers, slow first
+batches, errors (stragglers and slow workers: :mod:`.slow`) — and whether the loop waited on the loader
+or the loader on the loop (by :func:`~loaderlab.trace.analysis.loop_wait`, the one definition of waiting).
 
 Twin of nothing in torch. Pure functions over a normalised events table (see :mod:`.tables`); each check
 returns raw findings (dicts of ``kind``, ``severity``, ``key`` and evidence) that :mod:`.findings` turns
@@ -18,10 +19,10 @@ from typing import Any
 import pandas as pd
 
 from ..engine import events as ev
-from .analysis import batch_latency, main_wait, wait_totals
-from .tables import main_pid, pair, rows, trace_end, worker_processes, worker_tasks
+from .analysis import LoopWait, batch_latency, loop_wait, main_wait
+from .slow import fetches, slow_workers, stragglers
+from .tables import main_pid, rows, trace_end, worker_processes, worker_tasks
 
-STRAGGLER_RATIO, STRAGGLER_MIN_S, MAX_STRAGGLERS = 5.0, 0.1, 5  # × the median sample; absolute floor
 HOL_RATIO, HOL_MIN_S = 5.0, 0.1  # blocked for × the median task time, and at least this long
 STALL_MIN_S = 1.0  # a fetch silent this long at the end of a live trace counts as stalled
 SLOW_START_RATIO, SLOW_START_MIN_S = 5.0, 1.0  # first wait vs a typical wait, and at least this long
@@ -31,26 +32,6 @@ STARTUP_SHARE = 0.5  # … of which worker start-up must be at least this share
 def raw(kind: str, severity: str, key: str | None = None, **evidence: Any) -> dict[str, Any]:
     """A finding before wording: :func:`loaderlab.trace.findings.finding` takes the same arguments."""
     return {"kind": kind, "severity": severity, "key": key, **evidence}
-
-
-def _fetches(f: pd.DataFrame, still_running: bool = False) -> pd.DataFrame:
-    """Sample fetch spans with ``fetch_s``; with ``still_running``, unfinished ones last until the trace ends."""
-    out = pair(rows(f, ev.FETCH_BEGIN), rows(f, ev.FETCH_END), ["pid", "worker", "epoch", "batch", "index"])
-    if still_running:
-        out["end_s"] = out["end_s"].fillna(trace_end(f))
-    return out.assign(fetch_s=out["end_s"] - out["start_s"]).dropna(subset=["fetch_s"])
-
-
-def _stragglers(f: pd.DataFrame) -> list[dict[str, Any]]:
-    fe = _fetches(f)
-    fe = fe[fe["index"] >= 0]
-    if len(fe) < 5:
-        return []
-    median = float(fe["fetch_s"].median())
-    slow = fe[(fe["fetch_s"] > STRAGGLER_RATIO * median) & (fe["fetch_s"] >= STRAGGLER_MIN_S)]
-    return [raw("straggler", "warning", index=r.index, worker=r.worker, batch=r.batch, epoch=r.epoch,
-                fetch_s=r.fetch_s, median_s=median, median_ms=median * 1e3, ratio=r.fetch_s / max(median, 1e-9))
-            for r in slow.nlargest(MAX_STRAGGLERS, "fetch_s").itertuples()]
 
 
 def _head_of_line(f: pd.DataFrame) -> list[dict[str, Any]]:
@@ -65,7 +46,7 @@ def _head_of_line(f: pd.DataFrame) -> list[dict[str, Any]]:
         released.rename(columns={"t_s": "release_s"}), on=["epoch", "batch"], how="left")
     parks["release_s"] = parks["release_s"].fillna(end)
     epoch_starts = rows(f, ev.EPOCH_BEGIN).drop_duplicates("epoch").set_index("epoch")["t_s"]
-    tasks, fetches, candidates = None, None, []
+    tasks, spans, candidates = None, None, []
     for epoch, g in lat.sort_values("batch").groupby("epoch"):
         held_since = g["yield_s"].shift(1)  # when each became next in line (never, if its predecessor wasn't)
         held_since.iloc[0] = epoch_starts.get(epoch, 0.0)
@@ -84,12 +65,11 @@ def _head_of_line(f: pd.DataFrame) -> list[dict[str, Any]]:
         if blocked < HOL_MIN_S:
             continue
         if tasks is None:  # the costlier tables, only once something is worth naming
-            tasks, fetches = worker_tasks(f), _fetches(f, still_running=True)
+            tasks, spans = worker_tasks(f), fetches(f, still_running=True)
         if len(tasks) and blocked < HOL_RATIO * float((tasks["end_s"] - tasks["start_s"]).median()):
             continue
         worker = None if pd.isna(row.worker) else int(row.worker)
-        mine = fetches[(fetches["epoch"] == row.epoch) & (fetches["batch"] == row.batch)
-                       & (fetches["worker"] == worker)]
+        mine = spans[(spans["epoch"] == row.epoch) & (spans["batch"] == row.batch) & (spans["worker"] == worker)]
         base = dict(batch=row.batch, worker=worker, epoch=row.epoch, parked=len(held), blocked_s=float(blocked),
                     parked_batches=held)
         slowest = mine.nlargest(1, "fetch_s")
@@ -138,35 +118,11 @@ def _slow_first_batches(f: pd.DataFrame, persistent: bool) -> list[dict[str, Any
     return out
 
 
-def _open_wait(f: pd.DataFrame) -> float:
-    """How long the loop had been blocked in ``next()`` when the trace ended (a run stopped or failed while
-    waiting for a batch after its first): no hand-over follows the last loop body of an unfinished epoch."""
-    begun = rows(f, ev.EPOCH_BEGIN)
-    if not len(begun):
-        return 0.0
-    epoch = int(begun["epoch"].max())
-    if len(rows(f, ev.EPOCH_END).query("epoch == @epoch")):
-        return 0.0
-    bodies = rows(f, ev.CONSUMER_END).query("epoch == @epoch")
-    if not len(bodies):
-        return 0.0  # still waiting for the first batch: start-up, which the slow-start check covers
-    since = float(bodies["t_s"].max())
-    if len(rows(f, ev.BATCH_YIELD, ev.CONSUMER_BEGIN).query("epoch == @epoch and t_s > @since")):
-        return 0.0  # a batch came; the loop body was running when the trace ended
-    return max(0.0, trace_end(f) - since)
-
-
-def _verdict(f: pd.DataFrame) -> list[dict[str, Any]]:
-    if not len(rows(f, ev.CONSUMER_END)):
+def _verdict(f: pd.DataFrame, loop: LoopWait) -> list[dict[str, Any]]:
+    if not len(rows(f, ev.CONSUMER_END)) or math.isnan(loop.share):
         return []
-    totals = wait_totals(f)
-    # A run stopped while its loop waited: that last wait is the loudest evidence, not nothing.
-    wait, consume = float(totals["steady_wait_s"].sum()) + _open_wait(f), float(totals["consume_s"].sum())
-    if wait + consume <= 0:
-        return []
-    share = wait / (wait + consume)
-    return [raw("loader_bound" if share > 0.5 else "model_bound", "info", wait_s=wait, consume_s=consume,
-                share=share)]
+    return [raw("loader_bound" if loop.share > 0.5 else "model_bound", "info", wait_s=loop.wait_s,
+                consume_s=loop.consume_s, share=loop.share)]
 
 
 def _errors(f: pd.DataFrame) -> list[dict[str, Any]]:
@@ -193,5 +149,6 @@ def _errors(f: pd.DataFrame) -> list[dict[str, Any]]:
 
 def stall_checks(f: pd.DataFrame, persistent: bool) -> list[dict[str, Any]]:
     """Every stall check on a normalised table; ``persistent`` = the loader's ``persistent_workers``."""
-    return (_errors(f) + _silent_workers(f) + _head_of_line(f) + _stragglers(f) + _slow_first_batches(f, persistent)
-            + _verdict(f))
+    loop = loop_wait(f)
+    return (_errors(f) + _silent_workers(f) + _head_of_line(f) + stragglers(f) + slow_workers(f, loop)
+            + _slow_first_batches(f, persistent) + _verdict(f, loop))

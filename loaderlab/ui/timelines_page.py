@@ -24,7 +24,7 @@ from ..figures.timeline import (
 )
 from ..scenarios.run import RunConfig, run
 from ..trace import analysis
-from ..trace.findings import stall_findings
+from ..trace.findings import all_findings
 from ..trace.tables import prefetch_cap
 from .language import page_setup
 from .live_run import outcome as recorded
@@ -36,6 +36,8 @@ MAX_SPANS = 10_000  # a Gantt of bar traces stays responsive up to about this ma
 SWEEP_MOST = min(4, MAX_WORKERS)
 STALL_COLUMNS = ["kind", "epoch", "batch", "worker", "index", "message"]
 VERDICTS = ("loader_bound", "model_bound")
+TABLE_KINDS = (*STALL_KINDS, "slow_worker")  # the timing findings this page lists; the rest go under "also found"
+SHOW = {"error": st.error, "warning": st.warning, "info": st.info}
 
 
 def cores() -> int:
@@ -81,9 +83,10 @@ class Views:
     marks: pd.DataFrame  # the spans the stalls are blamed on
     stalls: pd.DataFrame  # STALL_COLUMNS
     verdicts: list  # the loader-bound / model-bound sentences
+    loader_bound: bool
+    others: list  # (severity, sentence) of the run's other problems: wrong or wasteful data
     batches_per_s: float
-    wait_s: float
-    wait_share: float
+    loop: analysis.LoopWait  # the one definition of waiting, as the verdict and the report show it
     busy: float  # mean busy fraction of the workers (NaN without workers)
 
 
@@ -91,20 +94,29 @@ class Views:
 def views(config: RunConfig, lang: str) -> Views:
     """The page's tables; ``lang`` words the findings (and keys the cache: each language its own entry)."""
     frame = recorded(config)  # main() has shown it (stopped, warnings): no second report from here
-    findings = stall_findings(frame)
-    found = [f for f in findings if f.kind in STALL_KINDS]
+    findings = all_findings(frame)
+    found = [f for f in findings if f.kind in TABLE_KINDS]
     stalls = pd.DataFrame([{**{c: getattr(f, c) for c in STALL_COLUMNS}, "message": f.text(lang)} for f in found],
                           columns=STALL_COLUMNS)
     spans = analysis.spans(frame)
     total = len(spans)
     spans = split_capped_idle(spans.head(MAX_SPANS), analysis.queue_depths(frame), prefetch_cap(frame))
-    tp, waits, util = analysis.throughput(frame), analysis.wait_totals(frame), analysis.worker_utilisation(frame)
-    duration, wait, consume = tp["duration_s"].sum(), waits["wait_s"].sum(), waits["consume_s"].sum()
-    return Views(spans=spans, total_spans=total, marks=stall_spans(spans, stalls), stalls=stalls,
+    tp, util = analysis.throughput(frame), analysis.worker_utilisation(frame)
+    duration = tp["duration_s"].sum()
+    return Views(spans=spans, total_spans=total, marks=stall_spans(spans, _marked(stalls, found)), stalls=stalls,
                  verdicts=[f.text(lang) for f in findings if f.kind in VERDICTS],
-                 batches_per_s=tp["batches"].sum() / duration if duration > 0 else math.nan, wait_s=float(wait),
-                 wait_share=wait / (wait + consume) if wait + consume > 0 else math.nan,
-                 busy=float(util["busy_fraction"].mean()) if len(util) else math.nan)
+                 loader_bound=any(f.kind == "loader_bound" for f in findings),
+                 others=[(f.severity, f.text(lang)) for f in findings
+                         if f.kind not in TABLE_KINDS + VERDICTS and f.severity != "info"],
+                 batches_per_s=tp["batches"].sum() / duration if duration > 0 else math.nan,
+                 loop=analysis.loop_wait(frame), busy=float(util["busy_fraction"].mean()) if len(util) else math.nan)
+
+
+def _marked(stalls: pd.DataFrame, found: list) -> pd.DataFrame:
+    """The stall rows, plus one per slow sample a straggler finding lists beyond its worst (outlined too)."""
+    extra = [{"kind": f.kind, **{c: w[c] for c in ("epoch", "batch", "worker", "index")}}
+             for f in found for w in f.evidence.get("worst", [])[1:]]
+    return pd.concat([stalls, pd.DataFrame(extra, columns=STALL_COLUMNS)], ignore_index=True) if extra else stalls
 
 
 def _number(value: float, spec: str) -> str:
@@ -114,9 +126,10 @@ def _number(value: float, spec: str) -> str:
 def _metrics(v: Views) -> None:
     cols = st.columns(4)
     cols[0].metric(t("timelines.metric.throughput"), _number(v.batches_per_s, ".1f"))
-    cols[1].metric(t("timelines.metric.wait"), _number(v.wait_s, ".2f"))
-    cols[2].metric(t("timelines.metric.wait_share"), _number(v.wait_share, ".0%"))
+    cols[1].metric(t("timelines.metric.wait"), v.loop.wait_text())
+    cols[2].metric(t("timelines.metric.wait_share"), v.loop.share_text())
     cols[3].metric(t("timelines.metric.busy"), _number(v.busy, ".0%"))
+    st.caption(t("timelines.metric.first", first=format(v.loop.first_wait_s, analysis.SECONDS_SPEC)))
 
 
 def _gantt(v: Views) -> None:
@@ -130,16 +143,31 @@ def _gantt(v: Views) -> None:
     st.plotly_chart(fig, theme=None, key="timelines_gantt")
 
 
-def _stall_table(stalls: pd.DataFrame) -> None:
+def _stall_table(v: Views) -> None:
     st.subheader(t("timelines.stalls.title"))
+    stalls = v.stalls
     if not len(stalls):
-        st.success(t("timelines.stalls.none"))
+        if v.loader_bound:  # nothing stands out, yet the loop waited: "no stalls" in green would say all is well
+            st.info(t("timelines.stalls.bound", share=v.loop.share_text()))
+        elif not v.others:
+            st.success(t("timelines.stalls.none"))
+        else:
+            st.caption(t("timelines.stalls.none"))
         return
     st.caption(t("timelines.stalls.explain"))
     table = stalls.assign(kind=stalls["kind"].map(lambda k: t(f"timelines.kind.{k}")))
     for column in ("epoch", "batch", "worker", "index"):  # None: the stall is not about one of these
         table[column] = ["" if v is None or pd.isna(v) else str(int(v)) for v in table[column]]
     st.table(table.rename(columns={c: t(f"timelines.col.{c}") for c in STALL_COLUMNS}), hide_index=True)
+
+
+def _others(v: Views) -> None:
+    if not v.others:
+        return
+    st.subheader(t("timelines.others.title"))
+    st.caption(t("timelines.others.explain"))
+    for severity, sentence in v.others:
+        SHOW.get(severity, st.info)(sentence)
 
 
 def _sweep(config: RunConfig) -> None:
@@ -174,7 +202,8 @@ def main() -> None:
     for sentence in v.verdicts:
         st.info(sentence)
     _gantt(v)
-    _stall_table(v.stalls)
+    _stall_table(v)
+    _others(v)
     _sweep(config)
     with st.expander(t("code.title")):
         st.code(torch_code(config), language="python")

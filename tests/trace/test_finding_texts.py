@@ -26,10 +26,20 @@ def test_english_text_is_the_message_and_korean_is_korean(straggler):
     found = F.all_findings(straggler)
     assert found
     for f in found:
-        assert f.text() == f.text("en") == f.message == F.TEMPLATES[f.key].format(**f.evidence)
+        assert f.text() == f.text("en") == f.message == finding_texts.render(f.key, f.evidence)
         ko = f.text("ko")
-        assert ko == finding_texts.KO[f"finding.{f.key}"].format(**f.evidence) and HANGUL.search(ko)
+        assert ko == finding_texts.render(f.key, f.evidence, "ko") and HANGUL.search(ko)
         assert f.severity_text("ko") == finding_texts.KO[f"severity.{f.severity}"]
+
+
+def test_a_straggler_lists_its_samples_in_the_language(straggler):
+    (slow,) = [f for f in F.all_findings(straggler) if f.kind == "straggler"]
+    i, b, w = slow.index, slow.batch, slow.worker
+    assert f"Slowest: index {i} (batch {b}, worker {w}, " in slow.text("en") and slow.text("en").endswith(" s).")
+    assert f"가장 느린 샘플: 인덱스 {i}(배치 {b}, 워커 {w}, " in slow.text("ko")
+    more = finding_texts.render("straggler", {**slow.evidence, "more": 7}, "ko")
+    assert more.endswith("초) 외 7개.")
+    assert finding_texts.render("straggler", {**slow.evidence, "more": 7}).endswith(" s), and 7 more.")
 
 
 def test_an_error_names_its_process_in_the_language():

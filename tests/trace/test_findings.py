@@ -9,6 +9,7 @@ import string
 
 import pytest
 
+from loaderlab.trace import finding_texts
 from loaderlab.trace import findings as F
 from loaderlab.trace import tables
 from tests.trace import faulty
@@ -23,6 +24,15 @@ def findings_of(build, *args, **kwargs) -> list[F.Finding]:
 def problems(found: list[F.Finding]) -> list[tuple]:
     """(kind, batch, worker, index, epoch) of every finding above "info", sorted."""
     return sorted((f.kind, f.batch, f.worker, f.index, f.epoch) for f in found if f.severity != "info")
+
+
+def words(f: F.Finding) -> dict:
+    """A finding's evidence as its template's fields: a straggler's list of samples worded, "and N more"."""
+    out = dict(f.evidence)
+    if "worst" in out:
+        out["worst"] = ", ".join(finding_texts.EN["part.straggler"].format(**w) for w in out["worst"])
+        out["and_more"] = f", and {out['more']} more" if out["more"] else ""
+    return out
 
 
 def kinds(found: list[F.Finding], severity: str | None = None) -> set[str]:
@@ -208,7 +218,7 @@ def test_every_template_formats_from_its_evidence():
     for build, *args in [(faulty.straggler_trace, True), (faulty.hang_trace,), (faulty.failing_trace,),
                          (faulty.order_trace, "distributed"), (faulty.imbalance_trace, True)]:
         for f in findings_of(build, *args):
-            assert f.message == F.TEMPLATES[f.key].format(**f.evidence)
+            assert f.message == finding_texts.render(f.key, f.evidence) == F.TEMPLATES[f.key].format(**words(f))
             assert f.severity in F.SEVERITIES
             assert dataclasses.asdict(f)["kind"] == f.kind
 

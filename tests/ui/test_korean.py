@@ -102,4 +102,4 @@ def test_torchs_rejection_is_wrapped_in_korean_and_findings_are_korean():
     kinds = at.table[0].value.iloc[:, 0].tolist()
     assert KO["timelines.kind.straggler"] in kinds
     details = " ".join(at.table[0].value.iloc[:, -1])
-    assert "초가 걸렸습니다" in details  # the finding's own sentence, in Korean
+    assert "가장 느린 샘플: 인덱스 5(배치 " in details  # the finding's own sentence, in Korean

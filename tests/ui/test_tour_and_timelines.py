@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 from pathlib import Path
 
 import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from loaderlab.scenarios.run import RunConfig, build_loader
+from loaderlab.scenarios.run import PRESET_FINDINGS, PRESETS, RunConfig, build_loader
 from loaderlab.ui.timelines_page import SWEEP_MOST, sweep_config
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -117,8 +118,23 @@ def _lanes(spec: dict) -> set[str]:
     return {y for trace in spec["data"] for y in trace["y"]}
 
 
+def _preset_page(path: str, name: str) -> AppTest:
+    """``path`` with workshop preset ``name``'s settings (as the sidebar's preset choice sets them)."""
+    at = AppTest.from_file(path, default_timeout=TIMEOUT_S)
+    for key, value in PRESETS[name].items():
+        at.session_state[key] = value
+    return at.run()
+
+
+def _verdict_numbers(at: AppTest) -> tuple[str, str]:
+    """(seconds waited, share waiting) as the loader-bound / model-bound verdict words them."""
+    (verdict,) = [i.value for i in at.info if "-bound:" in i.value]
+    return (re.search(r"waited (?:only )?(\d+\.\d+) s for batches", verdict).group(1),
+            re.search(r"\((\d+%) waiting", verdict).group(1))
+
+
 def test_timelines_draw_a_lane_per_process_with_metrics_and_no_stalls():
-    at = _page(TIMELINES)
+    at = _page(TIMELINES, consumer_ms=20.0)  # a 20 ms step: model-bound, nothing to report
     assert not at.exception
     assert at.title[0].value == "Worker timelines: who did what, when"
     (gantt,) = _charts(at)
@@ -128,6 +144,47 @@ def test_timelines_draw_a_lane_per_process_with_metrics_and_no_stalls():
     assert float(at.metric[0].value) > 0
     assert at.success[0].value.startswith("No stalls in this run")
     assert "stall (see the table)" not in {t.get("name") for t in gantt["data"]}
+    assert (at.metric[1].value, at.metric[2].value) == _verdict_numbers(at)  # one definition of waiting
+
+
+def test_one_slow_worker_preset_names_the_worker_and_what_it_costs():
+    at = _preset_page(TIMELINES, "one slow worker")
+    assert not at.exception
+    assert not at.success  # no green "no stalls" beside a slow worker
+    table = at.table[0].value
+    slow = table[table["what"] == "slow worker"]
+    assert slow["worker"].tolist() == ["1"]
+    details = slow["details"].iloc[0]
+    ratio = float(re.search(r"Worker 1 is (\d+\.\d)x slower than the others", details).group(1))
+    assert ratio >= 2.0
+    assert re.search(r"The loop waited \d+\.\d{3} s longer for its \d+ batches", details)
+    # The metrics and the verdict say the same: one definition of waiting, shown the same way.
+    wait, share = _verdict_numbers(at)
+    assert (at.metric[1].value, at.metric[2].value) == (wait, share)
+    assert PRESET_FINDINGS["one slow worker"] == ("slow_worker", "3_Worker_timelines")
+
+
+def test_one_slow_worker_preset_in_korean():
+    at = AppTest.from_file(TIMELINES, default_timeout=TIMEOUT_S)
+    for key, value in PRESETS["one slow worker"].items():
+        at.session_state[key] = value
+    at.query_params["lang"] = "ko"
+    at.run()
+    assert not at.exception
+    table = at.table[0].value
+    (details,) = table[table[table.columns[0]] == "느린 워커"][table.columns[-1]].tolist()
+    assert details.startswith("워커 1: 다른 워커보다") and "배 느립니다" in details
+
+
+@pytest.mark.parametrize("name", [n for n, (_, page) in PRESET_FINDINGS.items() if page == "3_Worker_timelines"])
+def test_a_preset_meant_for_the_timelines_shows_what_it_is_for(name):
+    kind, _ = PRESET_FINDINGS[name]
+    at = _preset_page(TIMELINES, name)
+    assert not at.exception
+    assert not at.success  # never a green "no stalls" for a preset that demonstrates a problem
+    shown = [*(e.value for e in (*at.info, *at.warning, *at.error)), *(at.table[0].value["details"] if at.table else [])]
+    starts = {"slow_worker": "Worker 1 is", "loader_bound": "Loader-bound:", "iterable_duplicates": "Epoch 0: the workers yielded"}
+    assert any(text.startswith(starts[kind]) for text in shown), shown
 
 
 def test_changing_num_workers_reruns_with_that_many_lanes():
@@ -141,9 +198,9 @@ def test_a_straggler_is_outlined_and_listed_with_its_batch_worker_and_index():
     at = _page(TIMELINES, **STRAGGLER)
     assert not at.exception
     table = at.table[0].value
-    slow = table[table["what"] == "slow sample"]
+    slow = table[table["what"] == "slow samples"]
     assert slow[["batch", "worker", "sample index"]].values.tolist() == [["2", "0", "10"]]
-    assert "Sample 10 took" in slow["details"].iloc[0]
+    assert "Slowest: index 10 (batch 2, worker 0, " in slow["details"].iloc[0]
     (gantt,) = _charts(at)
     mark = next(t for t in gantt["data"] if t.get("name") == "stall (see the table)")
     assert "worker 0" in mark["y"]

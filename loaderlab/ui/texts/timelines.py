@@ -13,6 +13,10 @@ EN = {
     "timelines.metric.throughput": "batches / s",
     "timelines.metric.wait": "main process waited (s)",
     "timelines.metric.wait_share": "share of the loop spent waiting",
+    "timelines.metric.first": (
+        "Waiting is counted after each epoch's first batch: before it, the loop waited {first} s more while the "
+        "workers started (a slow start is a finding of its own). The loader-bound verdict and "
+        "`python -m loaderlab report` show these same numbers."),
     "timelines.metric.busy": "workers busy (mean)",
     "timelines.gantt.title": "Every process over time",
     "timelines.cut": "Showing the first {shown:,} of {total:,} spans: the start of the run.",
@@ -31,15 +35,22 @@ EN = {
         "Each row names the batch (task number), the worker and the dataset index a stall is blamed on; the "
         "outlined spans above are these."),
     "timelines.stalls.none": (
-        "No stalls in this run: no sample took 5× the median and at least 0.1 s, no batch held others in the "
-        "reorder buffer, and no worker stopped."),
+        "No stalls in this run: no slow samples that cost the run time (5× their worker's median, adding up to "
+        "5% of the run), no worker slower than the others, no batch that held others in the reorder buffer, and "
+        "no worker that stopped."),
+    "timelines.stalls.bound": (
+        "No single sample, batch or worker stands out, yet the loop spent {share} of its time waiting: the "
+        "loader as a whole is slower than the loop. The sweep below shows whether more workers help."),
+    "timelines.others.title": "Also found in this run",
+    "timelines.others.explain": "Not about time, but wrong or wasted data all the same; the page for each shows more.",
     "timelines.col.kind": "what",
     "timelines.col.epoch": "epoch",
     "timelines.col.batch": "batch",
     "timelines.col.worker": "worker",
     "timelines.col.index": "sample index",
     "timelines.col.message": "details",
-    "timelines.kind.straggler": "slow sample",
+    "timelines.kind.straggler": "slow samples",
+    "timelines.kind.slow_worker": "slow worker",
     "timelines.kind.head_of_line": "head-of-line blocking",
     "timelines.kind.stalled_worker": "stuck worker",
     "timelines.kind.worker_vanished": "worker vanished",
@@ -73,6 +84,10 @@ KO = {
     "timelines.metric.throughput": "초당 배치 수",
     "timelines.metric.wait": "메인 프로세스 대기 (초)",
     "timelines.metric.wait_share": "학습 루프 중 대기 비율",
+    "timelines.metric.first": (
+        "대기는 각 에폭의 첫 배치 뒤부터 셉니다: 첫 배치 전에는 워커가 시작하는 동안 학습 루프가 {first}초 더 "
+        "기다렸습니다(느린 시작은 따로 발견 사항이 됩니다). 데이터로더 병목 판정과 `python -m loaderlab report`도 "
+        "같은 숫자를 보여 줍니다."),
     "timelines.metric.busy": "워커 가동률 (평균)",
     "timelines.gantt.title": "시간에 따른 모든 프로세스",
     "timelines.cut": "구간 {total:,}개 중 처음 {shown:,}개만 보여 줍니다: 실행의 앞부분입니다.",
@@ -91,8 +106,14 @@ KO = {
         "각 행은 정체의 원인으로 지목된 배치(작업 번호), 워커, 데이터셋 인덱스를 알려 줍니다. 위에서 테두리가 "
         "쳐진 구간이 바로 이것들입니다."),
     "timelines.stalls.none": (
-        "이번 실행에는 정체가 없습니다: 중앙값의 5배이면서 0.1초 이상 걸린 샘플이 없고, 다른 배치를 재정렬 버퍼에 "
-        "붙잡아 둔 배치도 없고, 멈춘 워커도 없습니다."),
+        "이번 실행에는 정체가 없습니다: 실행 시간을 잡아먹은 느린 샘플(자기 워커 중앙값의 5배 이상, 합쳐서 실행의 "
+        "5% 이상)이 없고, 다른 워커보다 느린 워커도 없고, 다른 배치를 재정렬 버퍼에 붙잡아 둔 배치도 없고, 멈춘 "
+        "워커도 없습니다."),
+    "timelines.stalls.bound": (
+        "눈에 띄는 샘플, 배치, 워커는 없지만 학습 루프가 시간의 {share}를 기다리는 데 썼습니다: 데이터로더 전체가 "
+        "루프보다 느립니다. 아래 훑어보기에서 워커를 늘리면 나아지는지 볼 수 있습니다."),
+    "timelines.others.title": "이번 실행에서 함께 찾은 것",
+    "timelines.others.explain": "시간 문제는 아니지만 잘못되었거나 낭비된 데이터입니다. 각 항목의 페이지에서 더 자세히 볼 수 있습니다.",
     "timelines.col.kind": "종류",
     "timelines.col.epoch": "에폭",
     "timelines.col.batch": "배치",
@@ -100,6 +121,7 @@ KO = {
     "timelines.col.index": "샘플 인덱스",
     "timelines.col.message": "자세히",
     "timelines.kind.straggler": "느린 샘플",
+    "timelines.kind.slow_worker": "느린 워커",
     "timelines.kind.head_of_line": "헤드 오브 라인 블로킹",
     "timelines.kind.stalled_worker": "멈춘 워커",
     "timelines.kind.worker_vanished": "사라진 워커",

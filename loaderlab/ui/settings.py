@@ -34,6 +34,7 @@ from .control_ranges import clamp, ranges
 from .outcome import partial_trace, show_busy, show_failure, show_stopped
 from .query_settings import apply_query_settings
 from .texts import EN, bound, t
+from .torch_code import torch_code  # noqa: F401 (pages take the printed code from here)
 
 
 def _caps():
@@ -210,34 +211,3 @@ def cached_run(config: RunConfig):
             partial_trace(outcome, "stopped")
             st.stop()
     return outcome
-
-
-def torch_code(config: RunConfig) -> str:
-    """The plain-torch loader for ``config``, ready to copy (the dataset is yours)."""
-    args = []
-    if config.batch_sampler == "bucket":
-        args.append("batch_sampler=BucketBatchSampler(lengths, batch_size=%d)" % config.batch_size)
-    else:
-        args.append(f"batch_size={config.batch_size}")
-        if config.sampler == "weighted":
-            args.append(f"sampler=torch.utils.data.WeightedRandomSampler(weights, num_samples=len(dataset), "
-                        f"replacement={config.replacement})")
-        if config.shuffle:
-            args.append("shuffle=True")
-        if config.drop_last:
-            args.append("drop_last=True")
-        args.append(f"generator=torch.Generator().manual_seed({config.seed})")
-    if config.collate == "pad":
-        args.append("collate_fn=pad_collate  # torch.nn.utils.rnn.pad_sequence(batch_first=True)")
-    if config.num_workers:
-        args += [f"num_workers={config.num_workers}", f"prefetch_factor={config.prefetch_factor}"]
-        if not config.in_order:
-            args.append("in_order=False")
-        if config.persistent_workers:
-            args.append("persistent_workers=True")
-    if config.pin_memory:
-        args.append("pin_memory=True")
-    if config.timeout:
-        args.append(f"timeout={config.timeout:g}")
-    joined = ",\n    ".join(["dataset", *args])
-    return f"import torch\n\nloader = torch.utils.data.DataLoader(\n    {joined},\n)\nfor batch in loader:\n    ...\n"

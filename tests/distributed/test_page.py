@@ -35,11 +35,11 @@ def test_default_page_runs_two_ranks_and_flags_the_forgotten_set_epoch_until_it_
     assert {tr["name"] for tr in labels["data"]} == {"label 0", "label 1"}
     assert {lane.split(" · ")[0] for lane in timeline["layout"]["yaxis"]["categoryarray"]} == {"rank 0", "rank 1"}
     code = at.expander[-1].code[0].value
-    assert "mp.spawn(main_worker" in code and "# sampler.set_epoch(epoch)  # forgotten" in code
+    assert "torchrun --nproc-per-node=2" in code and "# sampler.set_epoch(epoch)  # forgotten" in code
 
     at.checkbox(key="dist_set_epoch").check().run()
     assert not at.exception
     assert not any("same order" in w.value for w in at.warning)
     partition = _charts(at)[0]
     assert partition["frames"][0]["data"][0]["x"] != partition["frames"][1]["data"][0]["x"]
-    assert "        sampler.set_epoch(epoch)  # a new shuffle every epoch" in at.expander[-1].code[0].value
+    assert "\n    sampler.set_epoch(epoch)  # a new shuffle every epoch" in at.expander[-1].code[0].value

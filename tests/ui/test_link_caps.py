@@ -20,7 +20,9 @@ TIMEOUT_S = 120
 WORKSHOP = {"LOADERLAB_MAX_WORKERS": "2", "LOADERLAB_MAX_SAMPLES": "2000", "LOADERLAB_MAX_RUN_SECONDS": "20",
             "LOADERLAB_MAX_CONCURRENT_RUNS": "2"}
 CAPS = Limits(max_workers=2, max_samples=2000, max_run_seconds=20, max_concurrent_runs=2)
-PAGES = ["app.py", *sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "pages").glob("*.py"))]
+PAGES = ["app.py", "pages/0_Lessons.py", "pages/1_Event_table.py", "pages/2_Index_queues.py",
+         "pages/3_Worker_timelines.py", "pages/4_Sampling_and_imbalance.py", "pages/5_Padding_and_collate.py",
+         "pages/6_Pinned_memory.py", "pages/7_Your_trace.py", "pages/8_Distributed.py"]
 SIDEBAR_PAGES = [p for p in PAGES if not p.endswith(("0_Lessons.py", "8_Distributed.py"))]  # draw the sidebar
 SIDEBAR_ONLY = """
 from loaderlab.ui.language import page_setup

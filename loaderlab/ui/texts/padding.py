@@ -62,7 +62,8 @@ EN = {
     "padding.findings": "What these runs show",
     "padding.findings.none": "Nothing to flag: padding stays under the threshold in both runs.",
     "padding.code.random": "random batches:",
-    "padding.code.bucket": "bucketed (BucketBatchSampler is LoaderLab's; any length-bucketing batch_sampler works):",
+    "padding.code.bucket": ("bucketed (the code defines BucketBatchSampler as LoaderLab's; any length-bucketing "
+                            "batch_sampler works):"),
 }
 
 KO = {
@@ -127,5 +128,6 @@ KO = {
     "padding.findings": "이 실행들에서 보이는 것",
     "padding.findings.none": "알릴 것이 없습니다: 두 실행 모두 패딩이 기준치 아래입니다.",
     "padding.code.random": "무작위 배치:",
-    "padding.code.bucket": "버킷 배치 (BucketBatchSampler는 LoaderLab의 것이며, 길이별 버킷을 만드는 batch_sampler라면 무엇이든 됩니다):",
+    "padding.code.bucket": ("버킷 배치 (코드가 BucketBatchSampler를 LoaderLab의 것과 똑같이 정의합니다. 길이별 버킷을 "
+                            "만드는 batch_sampler라면 무엇이든 됩니다):"),
 }

@@ -128,7 +128,11 @@ def build_parser() -> argparse.ArgumentParser:
         "replay", help="re-run a trace's workload with other loader settings (\"what if\")", formatter_class=raw,
         description="Re-run the engine on a stand-in dataset that costs what the recorded one cost (per-sample\n"
                     "fetch time, labels, sizes, collate time, your training step), with the settings you\n"
-                    "change, and compare: a real run, not a model. Unchanged settings keep their recorded value.",
+                    "change, and compare: a real run, not a model. Unchanged settings keep their recorded value.\n"
+                    "The stand-in waits out each sample's recorded time. A trace cannot tell computing from\n"
+                    "waiting, so by default at most as many samples run at once as this machine has cores\n"
+                    "(CPU-bound work): more workers than cores then add no speed. --io-bound lifts that cap\n"
+                    "(the time was disk or network waiting). The output's `model:` line says which ran.",
         epilog="examples:\n  python -m loaderlab replay trace.json --num-workers 4\n"
                "  python -m loaderlab replay trace.json --num-workers 2 --out-of-order --prefetch-factor 4 -o what_if.json\n")
     replay.add_argument("trace", metavar="TRACE.json", help="a trace file written by `python -m loaderlab record`")
@@ -140,6 +144,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="hand batches over as they arrive (in_order=False)")
     order.add_argument("--in-order", dest="in_order", action="store_true", help="keep sampler order (in_order=True)")
     replay.add_argument("--persistent-workers", action="store_true", default=None, help="keep workers between epochs")
+    replay.add_argument("--io-bound", action="store_true",
+                        help="the recorded sample time was waiting (disk, network), not computing: do not cap the "
+                             "samples running at once at this machine's cores")
     replay.add_argument("-o", "--output", metavar="OUT.json", help="also save the replay's trace here")
     return parser
 
@@ -283,7 +290,7 @@ def _rate(frame: Any) -> tuple[float, float]:
 
 
 def cmd_replay(args: argparse.Namespace) -> None:
-    from .trace.replay import replay
+    from .trace.replay import model_note, replay
     from .trace.io import save_trace
 
     frame = _load(args.trace)
@@ -293,7 +300,7 @@ def cmd_replay(args: argparse.Namespace) -> None:
     if not changes:
         raise UserError("say what to change, e.g. --num-workers 4 (see `python -m loaderlab replay --help`)")
     try:
-        out = replay(frame, **changes)
+        out = replay(frame, io_bound=args.io_bound, **changes)
     except (ValueError, TypeError) as exc:
         raise UserError(exception_line(exc)) from None
     if args.output:
@@ -302,6 +309,7 @@ def cmd_replay(args: argparse.Namespace) -> None:
     print("changed: " + ", ".join(f"{k}={v}" for k, v in changes.items()))
     print(f"recorded: {rate_a:8.1f} batches/s, loop waited {wait_a:.3f} s")
     print(f"replayed: {rate_b:8.1f} batches/s, loop waited {wait_b:.3f} s  ({rate_b / rate_a if rate_a else float('nan'):.2f}x)")
+    print(model_note(out.attrs["replay_model"]))
 
 
 COMMANDS = {"record": cmd_record, "report": cmd_report, "export": cmd_export, "replay": cmd_replay}

@@ -6,19 +6,30 @@ the same, then record the loaderlab engine on it with the trace's settings overr
 So "what would num_workers=4, in_order=False do to *my* loader?" is answered by a real run, not a model.
 
 Samples are visited in the recorded order (the sampler's order of each recorded epoch), so a straggler
-stays where it was. Waiting stands for the measured cost: it reproduces I/O-bound loading faithfully and
-CPU-bound loading optimistically (waiting does not compete for cores). Knows nothing of plotly/streamlit.
+stays where it was. Waiting stands for the measured cost, and waiting does not compete for cores: eight
+sleeping workers on two cores run eight at once, which CPU-bound loading never does. So by default each
+sample's (and each collate's) wait holds one of ``cores`` slots shared by all workers (``cores``: this
+machine's usable cores, as torch counts them for its worker-count warning): at most that many run at
+once, the CPU-bound case. The trace cannot tell computing from waiting; ``io_bound=True`` says the
+recorded time was waiting (disk, network) and lifts the cap. The result's ``attrs["replay_model"]`` says
+which model ran (``model_note`` words it). The training step is not capped (it may run on a GPU).
+
+Torch warns about too many workers when the loader is built and again at each ``iter()``; a replay shows
+each distinct warning once. Knows nothing of plotly/streamlit.
 """
 
 from __future__ import annotations
 
+import multiprocessing
 import time
+import warnings
 from typing import Any
 
 import pandas as pd
 import torch
 
 from ..engine.collate import default_collate
+from ..engine import loader as engine_loader
 from ..engine.loader import DataLoader
 from .recorder import record
 
@@ -26,31 +37,43 @@ REPLAYABLE = ("batch_size", "drop_last", "num_workers", "prefetch_factor", "in_o
               "pin_memory", "timeout", "multiprocessing_context")
 
 
+def spend(cost_s: float, cores=None) -> None:
+    """Take ``cost_s`` seconds; with ``cores`` (a shared semaphore), holding one core slot meanwhile."""
+    if cost_s <= 0:
+        return
+    if cores is None:
+        time.sleep(cost_s)
+        return
+    with cores:
+        time.sleep(cost_s)
+
+
 class ReplayDataset(torch.utils.data.Dataset):
-    """Sample ``i`` waits its measured cost; returns (a float vector of its measured size, label, length)."""
+    """Sample ``i`` costs its measured time; returns (a float vector of its measured size, label, length).
+
+    ``cores``: a semaphore shared by every worker (inherited when they start), or None for no cap.
+    """
 
     def __init__(self, cost_s: dict[int, float], labels: dict[int, Any], lengths: dict[int, int],
-                 sample_floats: int) -> None:
+                 sample_floats: int, cores=None) -> None:
         self.cost_s, self.labels, self.lengths, self.sample_floats = cost_s, labels, lengths, sample_floats
+        self.cores = cores
         self.n = max(cost_s) + 1 if cost_s else 0
 
     def __len__(self) -> int:
         return self.n
 
     def __getitem__(self, i: int):
-        cost = self.cost_s.get(i, 0.0)
-        if cost > 0:
-            time.sleep(cost)
+        spend(self.cost_s.get(i, 0.0), self.cores)
         return torch.zeros(self.sample_floats), self.labels.get(i, -1), self.lengths.get(i, -1)
 
 
 class ReplayCollate:
-    def __init__(self, cost_s: float) -> None:
-        self.cost_s = cost_s
+    def __init__(self, cost_s: float, cores=None) -> None:
+        self.cost_s, self.cores = cost_s, cores
 
     def __call__(self, samples):
-        if self.cost_s > 0:
-            time.sleep(self.cost_s)
+        spend(self.cost_s, self.cores)
         return default_collate(samples)
 
 
@@ -114,11 +137,18 @@ def measured_workload(frame: pd.DataFrame) -> dict[str, Any]:
     }
 
 
-def replay(frame: pd.DataFrame, *, epochs: int | None = None, **loader_args: Any) -> pd.DataFrame:
-    """Record the engine on the trace's measured workload, with ``loader_args`` replacing recorded settings."""
+def replay(frame: pd.DataFrame, *, epochs: int | None = None, io_bound: bool = False,
+           **loader_args: Any) -> pd.DataFrame:
+    """Record the engine on the trace's measured workload, with ``loader_args`` replacing recorded settings.
+
+    ``io_bound``: the recorded sample time was waiting, not computing, so workers beyond this machine's
+    cores still overlap (default False: at most ``cores`` samples or collates at once; see the module).
+    """
     unknown = sorted(set(loader_args) - set(REPLAYABLE))
     if unknown:
         raise TypeError(f"replay() got unexpected loader arguments {unknown}; allowed: {', '.join(REPLAYABLE)}")
+    if not isinstance(io_bound, bool):
+        raise TypeError(f"io_bound should be True or False, but got io_bound={io_bound!r}")
     work = measured_workload(frame)
     if not work["orders"]:
         raise ValueError("this trace has no per-sample fetch events with dataset indices, so there is nothing "
@@ -131,12 +161,95 @@ def replay(frame: pd.DataFrame, *, epochs: int | None = None, **loader_args: Any
     if settings.get("batch_size") is None:
         settings["batch_size"] = 1
     dataset = ReplayDataset(work["cost_s"], work["labels"], work["lengths"], work["sample_floats"])
-    loader = DataLoader(dataset, sampler=RecordedOrder(work["orders"]), collate_fn=ReplayCollate(work["collate_s"]),
-                        **settings)
-    out = record(loader, epochs=epochs or len(work["orders"]), consumer=ReplayConsumer(work["consume_s"]),
-                 sample_info=replay_sample_info)
+    collate = ReplayCollate(work["collate_s"])
+    # Torch warns about too many workers when the loader is built and again at each iter(): one replay is
+    # one question, so each distinct warning is shown once, after the run (or the failure).
+    caught: list = []
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            loader = DataLoader(dataset, sampler=RecordedOrder(work["orders"]), collate_fn=collate, **settings)
+            model = replay_model(loader.num_workers, io_bound)  # after torch has validated num_workers
+            if model["capped"]:  # set before iter(): the workers inherit the slots when they start
+                dataset.cores = collate.cores = _core_slots(model["cores"], settings.get("multiprocessing_context"))
+            out = record(loader, epochs=epochs or len(work["orders"]), consumer=ReplayConsumer(work["consume_s"]),
+                         sample_info=replay_sample_info)
+    finally:
+        _warn_once(caught)  # the caller's own filters are back: it sees each warning as it chose
     out.attrs["replay_of"] = dict(frame.attrs.get("loader") or {})
+    out.attrs["replay_model"] = model
     return out
+
+
+def replay_model(num_workers: int, io_bound: bool) -> dict[str, Any]:
+    """Which model a replay with ``num_workers`` runs on this machine (kept in ``attrs["replay_model"]``):
+    ``cores`` (usable cores as torch counts them, None if unknown), ``over_cores`` (more workers than
+    that), ``capped`` (their samples then share ``cores`` slots), ``io_bound``."""
+    cores = engine_loader._cpu_count()  # the count torch's worker-count warning uses
+    over = cores is not None and num_workers > cores
+    return {"num_workers": num_workers, "cores": cores, "over_cores": over, "io_bound": io_bound,
+            "capped": over and not io_bound}
+
+
+def _core_slots(cores: int, start_method: str | None):
+    """A semaphore of ``cores`` slots from the context the workers start in (so they inherit it)."""
+    ctx = multiprocessing.get_context(start_method) if start_method else torch.multiprocessing
+    return ctx.BoundedSemaphore(cores)
+
+
+def _warn_once(caught: list) -> None:
+    seen: set = set()
+    for w in caught:
+        key = (w.category, str(w.message))
+        if key not in seen:
+            seen.add(key)
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno, source=w.source)
+
+
+# What a replay modelled, in words; placeholders from ``replay_model``. EN and KO, same keys.
+NOTES = {
+    "en": {
+        "capped": "model: {num_workers} workers on this machine's {cores} core(s): the recorded sample time is "
+                  "replayed as CPU work, at most {cores} samples at once, so workers beyond {cores} add no "
+                  "speed here. If that time was waiting (disk, network), replay with io_bound=True (--io-bound).",
+        "io_bound": "model: the recorded sample time is replayed as waiting (io_bound), which does not compete "
+                    "for cores: {num_workers} workers are modelled as {num_workers} at once although this "
+                    "machine has {cores} core(s). CPU-bound loading would not speed up past {cores} workers.",
+        "fits": "model: the recorded sample time is replayed in {num_workers} worker(s), within this machine's "
+                "{cores} core(s).",
+        "main": "model: the recorded sample time is replayed in the main process (num_workers=0).",
+        "unknown": "model: this machine's core count is unknown, so the replay does not cap parallelism at the "
+                   "cores: {num_workers} workers are modelled as {num_workers} at once.",
+    },
+    "ko": {
+        "capped": "모델: 이 컴퓨터의 코어 {cores}개에서 워커 {num_workers}개. 기록된 샘플 시간을 CPU 작업으로 "
+                  "재생하므로 한 번에 최대 {cores}개 샘플만 처리되고, {cores}개를 넘는 워커는 여기서 속도를 "
+                  "더하지 않습니다. 그 시간이 대기(디스크, 네트워크)였다면 io_bound=True(--io-bound)로 재생하세요.",
+        "io_bound": "모델: 기록된 샘플 시간을 대기(io_bound)로 재생하며, 대기는 코어를 두고 경쟁하지 않습니다. "
+                    "이 컴퓨터의 코어는 {cores}개지만 워커 {num_workers}개가 동시에 도는 것으로 모델링됩니다. "
+                    "CPU 작업이 대부분인 로딩이라면 워커 {cores}개를 넘어서는 빨라지지 않습니다.",
+        "fits": "모델: 기록된 샘플 시간을 워커 {num_workers}개로 재생합니다. 이 컴퓨터의 코어 {cores}개 "
+                "안에서 돕니다.",
+        "main": "모델: 기록된 샘플 시간을 메인 프로세스에서 재생합니다(num_workers=0).",
+        "unknown": "모델: 이 컴퓨터의 코어 수를 알 수 없어 코어 수로 병렬성을 제한하지 않습니다. 워커 "
+                   "{num_workers}개가 동시에 도는 것으로 모델링됩니다.",
+    },
+}
+
+
+def model_note(model: dict[str, Any], lang: str = "en") -> str:
+    """One sentence saying what ``model`` (a replay's ``attrs["replay_model"]``) assumed about cores."""
+    if model["num_workers"] == 0:
+        key = "main"
+    elif model["cores"] is None:
+        key = "unknown"
+    elif model["capped"]:
+        key = "capped"
+    elif model["over_cores"]:
+        key = "io_bound"
+    else:
+        key = "fits"
+    return NOTES[lang][key].format(**model)
 
 
 def replay_sample_info(index, sample) -> tuple[Any, int]:

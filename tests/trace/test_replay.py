@@ -43,3 +43,115 @@ def test_replay_rejects_unknown_arguments_by_name(straggler_trace):
 def test_replay_passes_torchs_own_validation(straggler_trace):
     with pytest.raises(ValueError, match="num_workers option should be non-negative"):
         loaderlab.replay(straggler_trace, num_workers=-1)
+
+
+# --- cores and warnings (issue 12, item 8) ----------------------------------------------------------
+
+import multiprocessing
+import os
+import subprocess
+import sys
+import warnings
+
+from loaderlab.engine import loader as engine_loader
+from loaderlab.trace.io import save_trace
+from loaderlab.trace.replay import NOTES, ReplayDataset, measured_workload, model_note
+
+WORKERS_WARNING = "worker processes in total"
+
+
+@pytest.fixture(scope="module")
+def even_trace():
+    """16 samples of 15 ms each, recorded with one worker."""
+    workload = Workload([i % 2 for i in range(16)], [4] * 16, cost_s=0.015)
+    return loaderlab.record(DataLoader(TableDataset(workload), batch_size=4, num_workers=1), epochs=1,
+                            sample_info=label_and_length)
+
+
+@pytest.fixture
+def one_core(monkeypatch):
+    """This machine has one core, as torch's worker-count warning (and so replay) counts them."""
+    monkeypatch.setattr(engine_loader, "_cpu_count", lambda: 1)
+
+
+def _replay_catching(trace, **kwargs):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = loaderlab.replay(trace, **kwargs)
+    return out, [str(w.message) for w in caught if WORKERS_WARNING in str(w.message)]
+
+
+def test_workers_beyond_the_cores_share_them_and_the_result_says_so(even_trace, one_core):
+    out, _ = _replay_catching(even_trace, num_workers=2)
+    assert out.attrs["replay_model"] == {"num_workers": 2, "cores": 1, "over_cores": True, "io_bound": False,
+                                         "capped": True}
+    # One core slot: the samples' recorded costs cannot overlap, so fetching takes at least their sum
+    # (a lower bound that sleeping guarantees; without the cap two workers take about half).
+    fetches = out[out.kind.isin(["fetch_begin", "fetch_end"])]
+    assert fetches.t_ns.max() - fetches.t_ns.min() >= sum(measured_workload(even_trace)["cost_s"].values()) * 1e9
+    assert set(out.loc[out.kind == "worker_ready", "worker"]) == {0, 1}  # both workers really ran
+    note = model_note(out.attrs["replay_model"])
+    assert "2 workers on this machine's 1 core(s)" in note and "at most 1 samples at once" in note
+
+
+def test_a_sample_waits_for_a_free_core_slot():
+    import threading
+
+    slots = multiprocessing.get_context("fork").BoundedSemaphore(1)
+    dataset = ReplayDataset({0: 0.001}, {0: "a"}, {0: 1}, 2, cores=slots)
+    got = []
+    slots.acquire()  # another worker holds the only core
+    fetching = threading.Thread(target=lambda: got.append(dataset[0]))
+    fetching.start()
+    fetching.join(timeout=0.3)  # a bound, not a synchronisation: the sample cannot finish while we hold it
+    assert fetching.is_alive() and got == []
+    slots.release()
+    fetching.join(timeout=10)
+    assert not fetching.is_alive() and got[0][1] == "a"
+    assert slots.get_value() == 1  # the sample gave its slot back
+
+
+def test_io_bound_lifts_the_cap_and_says_what_it_ignores(even_trace, one_core):
+    out, _ = _replay_catching(even_trace, num_workers=2, io_bound=True)
+    model = out.attrs["replay_model"]
+    assert model["over_cores"] and not model["capped"] and model["io_bound"]
+    assert "does not compete for cores" in model_note(model) and "1 core(s)" in model_note(model)
+    with pytest.raises(TypeError, match="io_bound should be True or False"):
+        loaderlab.replay(even_trace, num_workers=2, io_bound="yes")
+
+
+def test_within_the_cores_nothing_is_capped(even_trace):
+    out = loaderlab.replay(even_trace, num_workers=0)
+    assert out.attrs["replay_model"]["capped"] is False
+    assert "main process" in model_note(out.attrs["replay_model"])
+
+
+def test_torchs_worker_count_warning_shows_once_per_replay(even_trace, one_core):
+    # torch warns when the loader is built and at each iter(): three times for two epochs
+    for persistent in (False, True):
+        _, shown = _replay_catching(even_trace, num_workers=2, epochs=2, persistent_workers=persistent)
+        assert len(shown) == 1 and "will create 2 worker processes" in shown[0]
+
+
+def test_model_notes_have_the_same_keys_and_placeholders_in_every_language():
+    import string
+
+    fields = lambda s: {f for _, f, _, _ in string.Formatter().parse(s) if f}
+    assert NOTES["en"].keys() == NOTES["ko"].keys()
+    for key in NOTES["en"]:
+        assert fields(NOTES["en"][key]) == fields(NOTES["ko"][key]), key
+    model = {"num_workers": 8, "cores": 2, "over_cores": True, "io_bound": False, "capped": True}
+    assert "코어 2개" in model_note(model, "ko")
+
+
+@pytest.mark.slow  # a fresh interpreter importing torch on one core
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="pins the command to one core")
+def test_the_replay_command_prints_the_model_and_the_warning_once(even_trace, tmp_path):
+    save_trace(even_trace, tmp_path / "given.json")
+    one = min(os.sched_getaffinity(0))
+    done = subprocess.run([sys.executable, "-m", "loaderlab", "replay", "given.json", "--num-workers", "2"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                          preexec_fn=lambda: os.sched_setaffinity(0, {one}))
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.count(WORKERS_WARNING) == 1
+    assert "model: 2 workers on this machine's 1 core(s)" in done.stdout and "--io-bound" in done.stdout

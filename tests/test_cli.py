@@ -261,3 +261,16 @@ def test_user_errors_are_one_line(in_workdir, capsys, args, fragment):
     captured = capsys.readouterr()
     assert_one_line_error(exit_info.value.code, captured.err, fragment)
 
+
+
+def test_report_shows_the_waiting_the_verdict_and_the_page_show(in_workdir, capsys):
+    from loaderlab.trace.analysis import loop_wait
+    from loaderlab.trace.io import load_trace
+
+    assert main(["report", "given.json"]) == 0
+    out = capsys.readouterr().out
+    loop = loop_wait(load_trace(in_workdir / "given.json"))  # what the timelines page's metrics show
+    total = next(line for line in out.splitlines() if line.startswith("  the whole run:"))
+    assert f"waited {loop.wait_text()} s" in total and f"{loop.share_text()} of the loop spent waiting" in total
+    verdict = next(line for line in out.splitlines() if "_bound:" in line)
+    assert f"{loop.wait_text()} s" in verdict and f"({loop.share_text()} waiting" in verdict

@@ -76,7 +76,10 @@ def _weights_editor(config: RunConfig, counts: Counter, names: dict) -> dict:
 
 
 def _findings(runs: dict, intended: dict) -> None:
-    found = [(name, f) for name, frame in runs.items() for f in label_findings(frame, intended=intended[name])]
+    # The plain run aims at the data's own shares: nothing to drift from, so its finding is the imbalance itself.
+    plain = t("sampling.run.random")
+    found = [(name, f) for name, frame in runs.items()
+             for f in label_findings(frame, intended=None if name == plain else intended[name])]
     st.subheader(t("sampling.findings"))
     if not found:
         st.caption(t("sampling.findings.none"))

@@ -176,17 +176,6 @@ def test_one_slow_worker_preset_in_korean():
     assert details.startswith("워커 1: 다른 워커보다") and "배 느립니다" in details
 
 
-@pytest.mark.parametrize("name", [n for n, (_, page) in PRESET_FINDINGS.items() if page == "3_Worker_timelines"])
-def test_a_preset_meant_for_the_timelines_shows_what_it_is_for(name):
-    kind, _ = PRESET_FINDINGS[name]
-    at = _preset_page(TIMELINES, name)
-    assert not at.exception
-    assert not at.success  # never a green "no stalls" for a preset that demonstrates a problem
-    shown = [*(e.value for e in (*at.info, *at.warning, *at.error)), *(at.table[0].value["details"] if at.table else [])]
-    starts = {"slow_worker": "Worker 1 is", "loader_bound": "Loader-bound:", "iterable_duplicates": "Epoch 0: the workers yielded"}
-    assert any(text.startswith(starts[kind]) for text in shown), shown
-
-
 def test_changing_num_workers_reruns_with_that_many_lanes():
     at = _page(TIMELINES)
     at.slider(key="num_workers").set_value(3).run()

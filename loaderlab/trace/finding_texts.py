@@ -243,7 +243,8 @@ def text(key: str, lang: str = "en", **params: Any) -> str:
 
 def render(key: str, evidence: Mapping[str, Any], lang: str = "en") -> str:
     """A finding's sentence: template ``finding.<key>`` in ``lang`` with its evidence. An error's
-    ``where_worker`` (None = the main process) is worded in ``lang`` as ``where``."""
+    ``where_worker`` (None = the main process) is worded in ``lang`` as ``where``; a straggler's ``worst``
+    (a list of samples) as ``part.straggler`` items joined, and its ``more`` as ``and_more``."""
     params = dict(evidence)
     if "worst" in params:  # a list of samples, each worded in the language, and how many more there were
         params["worst"] = ", ".join(text("part.straggler", lang, **item) for item in params["worst"])

@@ -16,8 +16,9 @@ nothing of plotly or streamlit.
 - **A slow worker**: its median sample time is at least ``SLOW_WORKER_RATIO`` × the median of the other
   workers' samples, over at least ``MIN_SAMPLES`` samples, and the extra fetching adds up to
   ``SLOW_WORKER_MIN_S``. Medians ignore a few stragglers; the same code on the same data gives workers
-  medians within a few per cent of each other, and a worker twice as slow makes every other batch of a
-  round-robin, in-order loader late. What it costs the loop: the loop's waits for the batches that
+  medians within a few per cent of each other (measured on 2 busy cores, load 8–11: 600 samples of
+  0.5–2 ms with 2–4 workers, the largest ratio was 1.006), so 2× is far outside noise, and a worker
+  twice as slow makes each of its batches in a round-robin, in-order loader late by at least a batch. What it costs the loop: the loop's waits for the batches that
   worker made, minus what the same number of the other workers' batches cost on average (waits after
   each epoch's first batch, as in :class:`~loaderlab.trace.analysis.LoopWait`). Below
   ``SLOW_WORKER_COST_SHARE`` of the loop's time the loop did not pay for it (the training step hid it)

@@ -55,6 +55,10 @@ def _grids(runs: dict, n: int) -> None:
             theme=None, key=f"padding_grid_{name}")
 
 
+def _use_ragged_source() -> None:
+    st.session_state["source"] = "stdlib_docstrings"  # the sidebar's own control: every page follows
+
+
 def main() -> None:
     page_setup("padding")
     config = sidebar_config()
@@ -64,8 +68,10 @@ def main() -> None:
         st.info(t("padding.needs_map"))
         return
     _, lengths = labels_and_lengths(config)
-    if len(set(lengths)) == 1:
+    nothing_to_pad = len(set(lengths)) == 1
+    if nothing_to_pad:  # say so and offer ragged data, rather than draw grids and a red "+0" of nothing
         st.info(t("padding.equal_lengths", length=lengths[0]))
+        st.button(t("padding.use_docstrings"), key="padding_use_docstrings", on_click=_use_ragged_source)
     base = replace(config, collate="pad", sampler="default")
     random_cfg = replace(base, batch_sampler="default", shuffle=True)
     bucket_cfg = replace(base, batch_sampler="bucket", shuffle=False)
@@ -75,6 +81,8 @@ def main() -> None:
     show_warnings(*runs.values())
 
     _default_collate(config, first_batches(samples(runs[names["random"]]), 1))
+    if nothing_to_pad:
+        return
 
     st.subheader(t("padding.grid.title"))
     st.caption(t("padding.grid.explain"))
@@ -88,10 +96,11 @@ def main() -> None:
     random, bucket = totals[names["random"]], totals[names["bucket"]]
     for col, (name, total) in zip(st.columns(len(totals)), totals.items()):
         col.caption(name)  # a run name is too long for a metric label, which would be cut off
-        delta = None if name == names["random"] else t("padding.metric.delta",
-                                                        delta=total["padded_cells"] - random["padded_cells"])
-        padded, fraction = col.columns(2)
-        padded.metric(t("padding.metric.padded"), f"{total['padded_cells']:,}", delta, delta_color="inverse")
+        change = total["padded_cells"] - random["padded_cells"]
+        delta = None if name == names["random"] else t("padding.metric.delta", delta=change)
+        padded, fraction = col.columns(2)  # no change is no red "↑ +0": a neutral delta
+        padded.metric(t("padding.metric.padded"), f"{total['padded_cells']:,}", delta,
+                      delta_color="inverse" if change else "off")
         fraction.metric(t("padding.metric.fraction"), f"{total['fraction']:.1%}")
     saved = 1 - bucket["padded_cells"] / random["padded_cells"] if random["padded_cells"] else 0.0
     st.plotly_chart(padding_fraction_figure(

@@ -75,6 +75,14 @@ def _init_state(caps) -> None:
             st.session_state[key] = value
 
 
+def keep_settings() -> None:
+    """Keep the sidebar's values through a run that does not draw it: Streamlit drops a widget's state at the
+    end of a run that did not draw it, but keeps a value the script itself set (an uploaded CSV cannot be)."""
+    for key in ("preset", *_defaults()):
+        if key in st.session_state:
+            st.session_state[key] = st.session_state[key]
+
+
 def blamed_control(message: str) -> str:
     for name in _BLAME_ORDER:
         if re.search(rf"\b{name}\b", message):

@@ -24,7 +24,7 @@ from ..trace.findings import all_findings
 from ..trace.io import TraceFileError, load_trace_bytes, trace_document
 from .language import page_setup
 from .outcome import show_warnings
-from .settings import cached_run, sidebar_config, torch_code
+from .settings import cached_run, keep_settings, sidebar_config, torch_code
 from .texts import language, t
 
 MAX_SPANS = 10_000  # a Gantt of bar traces stays responsive up to about this many bars (notes/streamlit.md)
@@ -140,7 +140,12 @@ def _views(views: Views) -> None:
 
 def main() -> None:
     page_setup("yourtrace")
-    config = sidebar_config()  # drawn on every page, so the sidebar's settings survive a visit here
+    if st.session_state.get("trace_upload") is None:
+        config = sidebar_config()
+    else:  # an uploaded trace is shown: LoaderLab's run settings do not apply to it, so they are not drawn
+        keep_settings()
+        st.sidebar.info(t("yourtrace.sidebar.hidden"))
+        config = None
     upload = st.file_uploader(t("yourtrace.upload"), type=["json"], key="trace_upload")
     if upload is not None:
         with st.spinner(t("spinner.trace")):
@@ -151,7 +156,7 @@ def main() -> None:
         st.caption(t("yourtrace.source.upload", name=upload.name, events=len(frame), batches=views.batches))
         stem = upload.name.rsplit(".", 1)[0]
     elif config is None:
-        return  # torch rejects the sidebar's settings: the sidebar says why
+        return  # torch rejects the sidebar's settings (the sidebar says why), or the upload was just removed
     else:
         frame, views = _run_views(config, language())
         st.caption(t("yourtrace.source.run", events=len(frame), batches=views.batches))

@@ -28,6 +28,8 @@ from .settings import cached_run, sidebar_config, torch_code
 from .texts import t
 
 PIN_DEMO_SAMPLES = 128  # enough batches to show the stage, short enough to run in about a second
+FALLBACK_MB = 64.0  # the batch size when the sidebar's settings are rejected: an image batch's order of size
+BATCH_MB, AUTO_MB = "transfer_batch_mb", "transfer_batch_mb_auto"  # the control, and the default it last got
 
 
 @st.cache_data(max_entries=8, show_spinner=False)  # the caller shows a spinner in the page's language
@@ -35,9 +37,19 @@ def _measured(batch_bytes: int, n_batches: int, compute_ms: float) -> pd.DataFra
     return measure_transfers(batch_bytes, n_batches, compute_ms)
 
 
-def _controls(measured: bool) -> tuple[int, int, float, dict[str, float]]:
+def _follow(default_mb: float) -> None:
+    """The batch size starts at ``default_mb`` (the sidebar's real batch) and follows it when the sidebar
+    changes, until the user types a size of their own."""
+    if st.session_state.get(AUTO_MB) != default_mb:
+        if st.session_state.get(BATCH_MB, st.session_state.get(AUTO_MB)) == st.session_state.get(AUTO_MB):
+            st.session_state[BATCH_MB] = default_mb
+        st.session_state[AUTO_MB] = default_mb
+
+
+def _controls(measured: bool, real_bytes: int | None) -> tuple[int, int, float, dict[str, float]]:
+    _follow(real_bytes / 1e6 if real_bytes else FALLBACK_MB)
     c1, c2, c3 = st.columns(3)
-    batch_mb = c1.number_input(t("transfer.control.batch_mb"), 1.0, 2048.0, 64.0, step=16.0, key="transfer_batch_mb")
+    batch_mb = c1.number_input(t("transfer.control.batch_mb"), 1e-6, 2048.0, step=1.0, format="%g", key=BATCH_MB)
     n_batches = c2.slider(t("transfer.control.n_batches"), 2, 32, 8, key="transfer_n_batches")
     compute_ms = c3.slider(t("transfer.control.compute_ms"), 0.0, 100.0, 10.0, step=0.5, key="transfer_compute_ms")
     help_ = t("transfer.control.measured_help") if measured else None
@@ -45,7 +57,10 @@ def _controls(measured: bool) -> tuple[int, int, float, dict[str, float]]:
     for column, name in zip(st.columns(3), DEFAULT_GBPS):
         gbps[name] = column.number_input(t(f"transfer.control.{name}"), 0.1, 200.0, DEFAULT_GBPS[name], step=0.5,
                                          key=f"transfer_{name}", disabled=measured, help=help_)
-    return int(batch_mb * 1e6), n_batches, compute_ms, gbps
+    if real_bytes:
+        st.caption(t("transfer.control.from_sidebar", batch_size=st.session_state.get("batch_size"),
+                     nbytes=f"{real_bytes:,}"))
+    return max(1, round(batch_mb * 1e6)), n_batches, compute_ms, gbps
 
 
 def _verdict(summary: pd.DataFrame) -> str:
@@ -59,14 +74,23 @@ def _verdict(summary: pd.DataFrame) -> str:
     return t("transfer.verdict.same")
 
 
-def _engine_pin_stage(config: RunConfig | None) -> None:
-    st.subheader(t("transfer.engine.title"))
+def _demo(config: RunConfig | None) -> tuple[RunConfig | None, pd.DataFrame | None, int | None]:
+    """The sidebar's loader with ``pin_memory=True`` on a few batches: its config, its trace and the bytes of
+    its median batch (the real batch the copy controls start from; None when the sidebar's settings fail)."""
     if config is None:
+        return None, None, None
+    demo = replace(config, pin_memory=True, n_samples=min(config.n_samples, PIN_DEMO_SAMPLES), epochs=1)
+    frame = cached_run(demo)
+    ends = frame[frame["kind"] == "pin_end"]
+    return demo, frame, int(ends["nbytes"].median()) if len(ends) else None
+
+
+def _engine_pin_stage(demo: RunConfig | None, frame: pd.DataFrame | None) -> None:
+    st.subheader(t("transfer.engine.title"))
+    if demo is None:
         st.info(t("transfer.engine.rejected"))
         return
-    demo = replace(config, pin_memory=True, n_samples=min(config.n_samples, PIN_DEMO_SAMPLES), epochs=1)
     st.write(t("transfer.engine.explain", n=PIN_DEMO_SAMPLES))
-    frame = cached_run(demo)
     show_warnings(frame)
     pins = frame[frame["kind"].isin(["pin_begin", "pin_end"])]
     ends = pins[pins["kind"] == "pin_end"]
@@ -89,8 +113,9 @@ def _engine_pin_stage(config: RunConfig | None) -> None:
 def main() -> None:
     page_setup("transfer")
     config = sidebar_config()
+    demo, frame, real_bytes = _demo(config)
     measured = torch.cuda.is_available()
-    batch_bytes, n_batches, compute_ms, gbps = _controls(measured)
+    batch_bytes, n_batches, compute_ms, gbps = _controls(measured, real_bytes)
     table = None
     if measured:
         try:
@@ -134,4 +159,4 @@ def main() -> None:
     with st.expander(t("transfer.code.loop")):
         st.code(t("transfer.loop_code"), language="python")
 
-    _engine_pin_stage(config)
+    _engine_pin_stage(demo, frame)

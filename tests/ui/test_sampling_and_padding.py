@@ -49,7 +49,7 @@ def test_sampling_page_compares_three_samplers_batch_by_batch():
     assert [m.value for m in at.metric][0] == "320 / 320"  # RandomSampler: every sample once
     mistake = [w.value for w in at.warning if "distinct ones" in w.value]
     assert mistake == ["The epoch drew 320 samples but only 2 distinct ones — dataset indices 0, 1 — out of 320."]
-    assert "WeightedRandomSampler(weights, num_samples=len(dataset), replacement=True)" in at.expander[0].code[0].value
+    assert "WeightedRandomSampler(weights, num_samples=len(dataset), replacement=True,\n" in at.expander[0].code[0].value
 
 
 def test_without_replacement_the_weighted_runs_fall_back_to_the_data_ratio():

@@ -50,6 +50,7 @@ def _spec(at: AppTest, i: int) -> dict:
 @pytest.mark.skipif(torch.cuda.is_available(), reason="checks the modelled (no GPU) page")
 def test_transfer_page_is_labelled_modelled_and_draws_both_modes():
     at = _page(TRANSFER)
+    at.number_input(key="transfer_batch_mb").set_value(64.0).run()  # an image batch (it starts at the real one)
     assert not at.exception
     assert any(w.value.startswith("Modelled, no GPU on this machine") for w in at.warning)
     assert any("6 GB/s" in c.value and "12 GB/s" in c.value and "10 GB/s" in c.value for c in at.caption)
@@ -66,6 +67,7 @@ def test_transfer_page_is_labelled_modelled_and_draws_both_modes():
 
 def test_transfer_page_follows_the_bandwidth_assumptions():
     at = _page(TRANSFER)
+    at.number_input(key="transfer_batch_mb").set_value(64.0).run()  # an image batch (it starts at the real one)
     before = {m.label: m.value for m in at.metric}["epoch, pageable (ms)"]
     at.number_input(key="transfer_pageable_gbps").set_value(3.0).run()  # half the bandwidth
     assert not at.exception

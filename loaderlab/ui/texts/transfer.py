@@ -22,6 +22,9 @@ EN = {
         "reach about half of that and pageable ones half again, because the driver stages them through a "
         "pinned buffer of its own."),
     "transfer.control.batch_mb": "batch size (MB)",
+    "transfer.control.from_sidebar": (
+        "It starts at the sidebar's real batch: batch_size={batch_size} makes {nbytes} bytes per batch (the pin "
+        "stage's median below). Real image batches are megabytes: raise it to see when pinning pays."),
     "transfer.control.n_batches": "batches per epoch",
     "transfer.control.compute_ms": "model compute per batch (ms)",
     "transfer.control.pageable_gbps": "pageable copy (GB/s)",
@@ -114,6 +117,9 @@ KO = {
         "흔히 그 절반, 일반 메모리 복사는 다시 그 절반입니다. 드라이버가 자체 고정 버퍼를 거쳐 복사하기 "
         "때문입니다."),
     "transfer.control.batch_mb": "배치 크기 (MB)",
+    "transfer.control.from_sidebar": (
+        "처음 값은 사이드바의 실제 배치입니다: batch_size={batch_size}이면 배치당 {nbytes}바이트입니다(아래 pin 단계의 "
+        "중앙값). 실제 이미지 배치는 메가바이트 단위입니다. 값을 키워 고정 메모리가 언제 이득인지 보세요."),
     "transfer.control.n_batches": "에폭당 배치 수",
     "transfer.control.compute_ms": "배치당 모델 연산 (ms)",
     "transfer.control.pageable_gbps": "일반 메모리 복사 (GB/s)",

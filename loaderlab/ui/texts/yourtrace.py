@@ -7,6 +7,9 @@ EN = {
         "-o trace.json` (or one downloaded here) to see its timeline, queue depths, label counts and findings. "
         "Without a file, the page shows the current run from the sidebar's settings; download it as a LoaderLab "
         "trace, or as a Chrome trace to open in Perfetto (ui.perfetto.dev)."),
+    "yourtrace.sidebar.hidden": (
+        "LoaderLab's run settings do not apply to an uploaded trace, so they are hidden. Remove the file to get "
+        "them back, as you left them."),
     "yourtrace.upload": "trace file (.json written by `loaderlab record` or downloaded from this page)",
     "yourtrace.source.run": "Showing the current run (the sidebar's settings): {events:,} events, {batches:,} batches.",
     "yourtrace.source.upload": "Showing {name}: {events:,} events, {batches:,} batches.",
@@ -53,6 +56,8 @@ KO = {
         "여기서 내려받은 트레이스)를 올리면 타임라인, 큐 깊이, 레이블 개수와 발견 사항을 볼 수 있습니다. 파일이 "
         "없으면 사이드바 설정으로 실행한 현재 결과를 보여 줍니다. LoaderLab 트레이스로, 또는 Perfetto"
         "(ui.perfetto.dev)에서 열 수 있는 Chrome 트레이스로 내려받으세요."),
+    "yourtrace.sidebar.hidden": (
+        "LoaderLab의 실행 설정은 올린 트레이스에 적용되지 않아 숨겼습니다. 파일을 지우면 다시 나타나며, 값은 그대로입니다."),
     "yourtrace.upload": "트레이스 파일 (`loaderlab record`가 쓴 .json 또는 이 페이지에서 내려받은 파일)",
     "yourtrace.source.run": "현재 실행(사이드바 설정)을 보여 줍니다: 이벤트 {events:,}개, 배치 {batches:,}개.",
     "yourtrace.source.upload": "{name}을(를) 보여 줍니다: 이벤트 {events:,}개, 배치 {batches:,}개.",

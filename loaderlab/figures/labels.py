@@ -16,7 +16,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from .style import STEP, play_pause
+from .style import MIN_FIGURE_PX, STEP, LINE_SPACING, margin, play_pause, wrap_px
 
 MAX_FRAMES = 200  # plotly animations stay smooth below ~200 frames (notes/streamlit.md)
 MAX_BARS = 1500  # bars in one frame, every run and label together (smooth below ~2k)
@@ -154,6 +154,9 @@ def data_shares(labels: Sequence) -> dict:
     return intended_shares(labels, [1.0] * len(labels))
 
 
+SHARE_TITLE_PX, SHARE_SPACING, SHARE_Y_PX = 13, 0.04, 90  # panel titles' font; gap between panels; y axis room
+
+
 def share_figure(runs: Mapping[str, pd.DataFrame], *, label_names: Mapping, data: Mapping, data_name: str,
                  intended_name: str, epoch_name: str, x_title: str, y_title: str) -> go.Figure:
     """Per run (one panel each, side by side): per class, the data's share, the intended share and each
@@ -162,8 +165,12 @@ def share_figure(runs: Mapping[str, pd.DataFrame], *, label_names: Mapping, data
     names = list(runs)
     labels = _label_order([*runs.values(), pd.DataFrame({"label": list(data)})])
     x = [str(label_names.get(lab, lab)) for lab in labels]
-    fig = make_subplots(rows=1, cols=max(1, len(names)), shared_yaxes=True, subplot_titles=names,
-                        horizontal_spacing=0.04)
+    # Side-by-side panels are narrow: a run's name is wrapped to its panel (in the narrowest figure, less the
+    # room of the y axis) rather than run into its neighbour's.
+    panel_px = (MIN_FIGURE_PX - SHARE_Y_PX) * (1 - SHARE_SPACING * (len(names) - 1)) / max(1, len(names))
+    titles = [wrap_px(name, panel_px - 10, SHARE_TITLE_PX) for name in names]
+    fig = make_subplots(rows=1, cols=max(1, len(names)), shared_yaxes=True,
+                        subplot_titles=["<br>".join(t) for t in titles], horizontal_spacing=SHARE_SPACING)
     epochs = sorted({int(e) for t in runs.values() for e in t["epoch"]})
     for col, name in enumerate(names, start=1):
         t = runs[name]
@@ -185,10 +192,12 @@ def share_figure(runs: Mapping[str, pd.DataFrame], *, label_names: Mapping, data
         fig.update_xaxes(title_text=x_title, type="category", row=1, col=col)
     fig.update_yaxes(range=[0, 1], tickformat=".0%", automargin=True)
     fig.update_yaxes(title_text=y_title, row=1, col=1)
-    fig.update_layout(barmode="group", height=380, margin=dict(l=10, r=10, t=80, b=50),
-                      legend=dict(orientation="h", yanchor="bottom", y=1.1, x=0))
+    # The legend sits at the figure's top edge, the (maybe wrapped) panel titles between it and the plot.
+    title_px = max((len(t) for t in titles), default=1) * SHARE_TITLE_PX * LINE_SPACING
+    fig.update_layout(barmode="group", height=380 + int(title_px), margin=margin(l=10, t=int(45 + title_px)),
+                      legend=dict(orientation="h", yref="container", yanchor="top", y=1, x=0))
     for annotation in fig.layout.annotations:
-        annotation.update(font=dict(size=13))
+        annotation.update(font=dict(size=SHARE_TITLE_PX))
     return fig
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 import pandas as pd
 import plotly.graph_objects as go
 
+from .style import fit_axes, margin
+
 PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f")
 SHM_COLOUR = "#555555"
 MB = 2 ** 20
@@ -33,5 +35,5 @@ def memory_figure(table: pd.DataFrame, *, title: str = "", x_title: str = "secon
         fig.add_trace(go.Scatter(x=shm["t_s"], y=shm["shm_used_bytes"] / MB, mode="lines",
                                  line=dict(color=SHM_COLOUR, dash="dash"), name=shm_name))
     fig.update_layout(title=title, xaxis_title=x_title, yaxis_title=y_title, height=320,
-                      margin=dict(l=10, r=10, t=40 if title else 10, b=10))
-    return fig
+                      margin=margin(t=40 if title else 20))
+    return fit_axes(fig)

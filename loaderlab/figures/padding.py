@@ -19,6 +19,8 @@ from dataclasses import dataclass
 import pandas as pd
 import plotly.graph_objects as go
 
+from .style import TITLE_PAD
+
 MAX_COLUMNS = 200  # wider grids put several positions in one column (the share of real tokens in it)
 MAX_HOVER_CELLS = 25_000  # per-cell hover text past this would make the figure several MB
 TOKEN_COLOUR, PADDING_COLOUR = "#0072B2", "#F0A35E"
@@ -105,7 +107,7 @@ def padding_grid_figure(grid: Grid, *, title: str, x_title: str, batch_name: str
     ticks = [(first + last) / 2 for _, _, first, last, _ in grid.batches]
     labels = [batch_name.format(epoch=e, batch=b, padded=p) for e, b, _, _, p in grid.batches]
     fig.update_layout(
-        title=dict(text=title, x=0, xanchor="left"), height=min(900, 160 + 9 * max(n_rows, 10)),
+        title=dict(text=title, x=0, xanchor="left", pad=dict(l=TITLE_PAD)), height=min(900, 160 + 9 * max(n_rows, 10)),
         xaxis=dict(title=x_title, range=[-0.5 * grid.step, max(n_cols, 1) * grid.step - 0.5 * grid.step],
                    zeroline=False, showgrid=False),
         yaxis=dict(autorange="reversed", tickmode="array", tickvals=ticks, ticktext=labels, showgrid=False,
@@ -144,7 +146,8 @@ def padding_fraction_figure(runs: Mapping[str, pd.DataFrame], *, title: str, x_t
                                  y=[total, total], mode="lines", line=dict(color=colour, dash="dash", width=2),
                                  hoverinfo="skip"))
     fig.update_layout(
-        title=dict(text=title, x=0, xanchor="left", yref="container", y=0.97, yanchor="top"), barmode="group",
+        title=dict(text=title, x=0, xanchor="left", pad=dict(l=TITLE_PAD), yref="container", y=0.97,
+                   yanchor="top"), barmode="group",
         bargap=0.15, height=420,
         xaxis=dict(title=x_title, range=[-0.5, max(longest, 1) - 0.5]),
         yaxis=dict(title=y_title, range=[0, 1], tickformat=".0%", automargin=True),

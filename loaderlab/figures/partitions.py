@@ -16,7 +16,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from .labels import label_colour
-from .style import STEP, lane_name, play_pause
+from .style import STEP, fit_axes, lane_name, margin, play_pause
 from .timeline import timeline_figure
 
 # Paul Tol's "bright": ranks are categories, told apart from the label colours (Okabe–Ito) of labels.py.
@@ -78,7 +78,7 @@ def partition_figure(assignments: pd.DataFrame, *, dataset_len: int, rank_name: 
     fig.update_yaxes(type="category", categoryorder="array", categoryarray=list(reversed(names)), row=1, col=1)
     fig.update_yaxes(range=[-0.5, top - 0.5], autorange="reversed", row=2, col=1)
     fig.update_layout(
-        height=260 + 28 * len(ranks) + min(360, 8 * top), margin=dict(l=10, r=10, t=70, b=110),
+        height=260 + 28 * len(ranks) + min(360, 8 * top), margin=margin(t=70, b=110),
         legend=dict(orientation="h", yanchor="bottom", y=1.06, x=0),
         updatemenus=[play_pause(play, pause, frame_ms=900, pad_top=60, from_current=False)],
         sliders=[dict(active=0, x=0.16, len=0.84, y=0, yanchor="top", pad=dict(t=35),
@@ -87,6 +87,7 @@ def partition_figure(assignments: pd.DataFrame, *, dataset_len: int, rank_name: 
     )
     for annotation in fig.layout.annotations:
         annotation.update(x=0, xanchor="left", font=dict(size=13))
+    fit_axes(fig)  # rank names and places in the epoch sit left of the plot: room for them
     return go.Figure({**fig.to_dict(), "frames": frames}, _validate=False)
 
 

@@ -1,4 +1,5 @@
-"""Colours, lane names and text wrapping shared by every LoaderLab figure (one place, so figures agree)."""
+"""Colours, lane names, text wrapping and room for text shared by every LoaderLab figure (one place, so
+figures agree). Knows plotly's layout vocabulary and nothing of streamlit."""
 
 import unicodedata
 
@@ -20,6 +21,83 @@ def lane_name(worker: int) -> str:
 def _columns(text: str) -> int:
     """Display width: a wide character (Hangul, CJK) takes two columns."""
     return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+# Text that must fit a box (the pipeline tour) is drawn in Arial or its metric twin, so that text_px's
+# estimate holds on every machine (plotly's default list starts with Open Sans and Verdana, which are wider);
+# Hangul falls back to the system's CJK font.
+BOX_FONT = "Arial, 'Liberation Sans', Helvetica, sans-serif"
+# The narrowest chart the pages are laid out for: a 1280×720 window with the sidebar open gives 820 px.
+MIN_FIGURE_PX = 800
+LINE_SPACING = 1.3  # plotly draws a line of multi-line text every 1.3 font sizes
+# Least room around the plot area, so axis numbers and titles show even before automargin has measured them
+# (a 10 px margin cut the numbers off); automargin grows these when the labels need more.
+MARGIN = dict(l=50, r=20, t=40, b=50)
+TITLE_STANDOFF = 8  # px between an axis's tick labels and its title (automargin then makes room for both)
+TITLE_PAD = 10  # px between a left-anchored figure title and the figure's edge
+
+# Widths in ems of Arial's characters, by kind (a narrow estimate is the one that overflows, so round up).
+_THIN = set("iljtfrI.,:;'|!()[]{}/\\ ")
+_WIDE = set("mwMW%@")
+_UPPER = set("ABCDEFGHJKLNOPQRSTUVXYZ&")
+
+
+def _em(c: str) -> float:
+    if unicodedata.east_asian_width(c) in "WF":
+        return 1.0
+    if c in _THIN:
+        return 0.34
+    if c in _WIDE:
+        return 0.9
+    if c in _UPPER:
+        return 0.72
+    return 0.56
+
+
+def text_px(text: str, size: float, *, bold: bool = False) -> float:
+    """About how wide ``text`` is drawn in :data:`BOX_FONT` at ``size`` px (a little wider, never narrower,
+    for ordinary text: Hangul counts a full em, bold 6 % more)."""
+    return sum(_em(c) for c in text) * size * (1.06 if bold else 1.0)
+
+
+def _split_long(word: str, width_px: float, size: float, bold: bool) -> list[str]:
+    """A word wider than the line, cut after ``=``, ``_``, ``/``, ``,`` or ``.`` where one fits, else anywhere."""
+    pieces: list[str] = []
+    rest = word
+    while text_px(rest, size, bold=bold) > width_px and len(rest) > 1:
+        fits = max(n for n in range(1, len(rest) + 1) if n == 1 or text_px(rest[:n], size, bold=bold) <= width_px)
+        cut = max((n for n in range(1, fits + 1) if rest[n - 1] in "=_/,."), default=fits)
+        pieces.append(rest[:cut])
+        rest = rest[cut:]
+    return [*pieces, rest]
+
+
+def wrap_px(text: str, width_px: float, size: float, *, bold: bool = False) -> list[str]:
+    """``text`` in lines no wider than ``width_px`` (by :func:`text_px`), broken at plain spaces (a no-break
+    space keeps a number with its unit); a word wider than a line is cut (:func:`_split_long`)."""
+    lines: list[str] = []
+    for word in filter(None, text.split(" ")):
+        if lines and text_px(lines[-1] + " " + word, size, bold=bold) <= width_px:
+            lines[-1] += " " + word
+        elif text_px(word, size, bold=bold) <= width_px:
+            lines.append(word)
+        else:
+            lines += _split_long(word, width_px, size, bold)
+    return lines
+
+
+def margin(**least) -> dict:
+    """:data:`MARGIN` with some sides changed (``t=70`` for a legend above the plot…)."""
+    return {**MARGIN, **least}
+
+
+def fit_axes(fig):
+    """Every axis grows the figure's margin to fit its tick labels and title (automargin), and keeps its title
+    :data:`TITLE_STANDOFF` px clear of its tick labels (without a standoff plotly squeezes the title into the
+    margin, over the numbers). Returns ``fig``."""
+    fig.update_xaxes(automargin=True, title_standoff=TITLE_STANDOFF)
+    fig.update_yaxes(automargin=True, title_standoff=TITLE_STANDOFF)
+    return fig
 
 
 def wrap(text: str, width: int) -> list[str]:

@@ -22,7 +22,7 @@ from plotly.subplots import make_subplots
 from ..engine import events as ev
 from ..trace.analysis import main_wait
 from ..trace.tables import hand_overs, normal, pair, parse_indices, rows, settings
-from .style import STAGE_COLOURS, wrap
+from .style import BOX_FONT, LINE_SPACING, MIN_FIGURE_PX, STAGE_COLOURS, text_px, wrap_px
 
 # The boxes, left to right; the two per-worker ones get one box per worker, stacked.
 # torch pins in a thread between the result queue and the data queue; main reorders what it reads from there.
@@ -41,9 +41,30 @@ NOTE_KEYS = ("sampler", "sampler_iterable", "batch_sampler", "index_queue", "no_
              "pin_off", "loop", "missing")
 HIGHLIGHT, HIGHLIGHT_FILL = "#d62728", "#fdecea"
 IDLE_LINE, IDLE_TEXT = "#9e9e9e", "#757575"
-HALF_W, HALF_H = 0.45, 0.43  # box half-size in column / row units
-LABEL_STRIP = 0.14  # share of the width left of the lower panel, for its labels
-WRAP = 16  # characters per line inside a box (a template's own "\n" also breaks a line)
+HALF_W, HALF_H = 0.46, 0.43  # box half-size in column / row units
+X_RANGE = (-0.48, len(BOXES) - 0.52)  # the diagram's columns, edge to edge
+SIDE_PX, TOP_PX, BOTTOM_PX, GAP_PX = 10, 50, 50, 45  # margins (the title above, the x title below), panel gap
+FONT_PX, TICK_PX = 10, 12  # box text; the lower panel's labels
+PAD_PX = 4  # least room between a box's text and its outline, on every side
+ROW_PX = 110  # least height of a row of per-worker boxes; a box whose text needs more makes every row taller
+ONE_ROW_PX = 170  # … of the one row when there are no per-worker rows
+BAR_PX = 30  # the lower panel: one bar per segment
+
+
+def box_size_px(figure_px: float = MIN_FIGURE_PX) -> float:
+    """How wide a box is drawn in a figure ``figure_px`` wide (text is wrapped to fit the narrowest,
+    :data:`~loaderlab.figures.style.MIN_FIGURE_PX`)."""
+    return 2 * HALF_W / (X_RANGE[1] - X_RANGE[0]) * (figure_px - 2 * SIDE_PX)
+
+
+def box_lines(name: str, note: str | None) -> list[str]:
+    """A box's text, line by line, each no wider than the box: its name in bold, then its note (a
+    template's own "\n" also breaks a line)."""
+    width = box_size_px() - 2 * PAD_PX
+    lines = [f"<b>{w}</b>" for w in wrap_px(name, width, FONT_PX, bold=True)]
+    for part in (note or "").split("\n"):
+        lines += wrap_px(part, width, FONT_PX)
+    return lines
 
 
 @dataclass(frozen=True)
@@ -241,25 +262,29 @@ def tour_figure(j: Journey, *, box_names: dict[str, str], notes: dict[str, str],
     rows_ = max(1, j.num_workers)
     segs = j.segments
     seg_order = [s for s in SEGMENTS if s in set(segs["segment"])]
-    top_px, bottom_px = 70 + 105 * max(rows_, 1.6), 60 + 30 * max(1, len(seg_order))
-    fig = make_subplots(rows=2, cols=1, row_heights=[top_px, bottom_px], vertical_spacing=45 / (top_px + bottom_px))
     boxes = _boxes(j, rows_)
     for b in boxes:
         name = box_names[b["box"]].format(k=b["k"])
         if j.num_workers == 0 and b["box"] in PER_WORKER:
             name = box_names["worker_main" if b["box"] == "worker" else "index_queue_none"]
+        b["lines"] = box_lines(name, notes.get(b["box"], "") if b["on"] else None)
+    # Rows tall enough for the box with the most lines: a box is 2·hh rows high and its text must fit inside.
+    row_px = max([ONE_ROW_PX if rows_ == 1 else ROW_PX]
+                 + [(len(b["lines"]) * FONT_PX * LINE_SPACING + 2 * PAD_PX) / (2 * b["hh"]) for b in boxes])
+    top_px = math.ceil(row_px * (rows_ + 0.1))  # the y range is rows_ + 0.1 rows
+    bottom_px = BAR_PX * max(1, len(seg_order)) + 20
+    plot_px = top_px + GAP_PX + bottom_px
+    # With vertical_spacing = gap / plot height, each panel is exactly as tall as asked.
+    fig = make_subplots(rows=2, cols=1, row_heights=[top_px, bottom_px], vertical_spacing=GAP_PX / plot_px)
+    for b in boxes:
         on = b["on"] and not b["unused"]
         fig.add_shape(type="rect", x0=b["x"] - HALF_W, x1=b["x"] + HALF_W, y0=b["y"] - b["hh"], y1=b["y"] + b["hh"],
                       xref="x", yref="y", name=f"{b['box']}[{b['k']}]" if b["k"] >= 0 else b["box"],
                       line=dict(color=HIGHLIGHT if on else IDLE_LINE, width=3 if on else 1,
                                 dash="dash" if b["unused"] else "solid"),
                       fillcolor=HIGHLIGHT_FILL if on else "white", layer="below")
-        lines = [f"<b>{name}</b>"]
-        if b["on"]:
-            lines += [w for part in notes.get(b["box"], "").split("\n")
-                      for w in wrap(part, WRAP)]
-        fig.add_annotation(x=b["x"], y=b["y"], xref="x", yref="y", showarrow=False, text="<br>".join(lines),
-                           font=dict(size=10, color="#222" if on else IDLE_TEXT), align="center")
+        fig.add_annotation(x=b["x"], y=b["y"], xref="x", yref="y", showarrow=False, text="<br>".join(b["lines"]),
+                           font=dict(size=FONT_PX, color="#222" if on else IDLE_TEXT), align="center")
     path = [b for b in boxes if b["on"]]
     for a, b in pairwise(path):
         fig.add_annotation(x=b["x"] - HALF_W, y=b["y"], ax=a["x"] + HALF_W, ay=a["y"], xref="x", yref="y",
@@ -270,7 +295,7 @@ def tour_figure(j: Journey, *, box_names: dict[str, str], notes: dict[str, str],
             if b["x"] == a["x"] + 1 and not (a["on"] and b["on"]) and (a["k"] == b["k"] or -1 in (a["k"], b["k"])):
                 fig.add_shape(type="line", x0=a["x"] + HALF_W, y0=a["y"], x1=b["x"] - HALF_W, y1=b["y"],
                               xref="x", yref="y", line=dict(color="#d0d0d0", width=1), layer="below")
-    fig.update_xaxes(range=[-0.48, len(BOXES) - 0.52], visible=False, fixedrange=True, row=1, col=1)
+    fig.update_xaxes(range=list(X_RANGE), visible=False, fixedrange=True, row=1, col=1)
     fig.update_yaxes(range=[-0.05, rows_ + 0.05], visible=False, fixedrange=True, row=1, col=1)
 
     for seg in seg_order:
@@ -279,10 +304,14 @@ def tour_figure(j: Journey, *, box_names: dict[str, str], notes: dict[str, str],
                              y=[segment_names.get(seg, seg)] * len(s), base=s["start_s"], x=s["end_s"] - s["start_s"],
                              hovertemplate="%{base:.4f} s + %{x:.4f} s<extra>%{y}</extra>", showlegend=False),
                       row=2, col=1)
-    # The lower panel's labels sit in its own left strip, so the diagram above keeps the full width.
-    fig.update_xaxes(title_text=x_title, domain=[LABEL_STRIP, 1], row=2, col=1)
-    fig.update_yaxes(categoryorder="array", categoryarray=[segment_names.get(s, s) for s in reversed(seg_order)],
-                     automargin=False, row=2, col=1)
-    fig.update_layout(title=title, barmode="overlay", height=int(top_px + bottom_px + 80), plot_bgcolor="white",
-                      margin=dict(l=10, r=10, t=50, b=50))
+    # The lower panel's labels sit in its own left strip (as wide as the longest label needs in the narrowest
+    # figure), so the diagram above keeps the full width; automargin widens the figure's margin should a
+    # label still not fit (a narrower window).
+    labels = [segment_names.get(s, s) for s in seg_order]
+    strip = (max((text_px(label, TICK_PX) for label in labels), default=0) + 12) / (MIN_FIGURE_PX - 2 * SIDE_PX)
+    fig.update_xaxes(title_text=x_title, title_standoff=8, automargin=True, domain=[min(strip, 0.4), 1], row=2, col=1)
+    fig.update_yaxes(categoryorder="array", categoryarray=list(reversed(labels)), automargin=True,
+                     tickfont=dict(size=TICK_PX), row=2, col=1)
+    fig.update_layout(title=title, barmode="overlay", height=plot_px + TOP_PX + BOTTOM_PX, plot_bgcolor="white",
+                      font=dict(family=BOX_FONT), margin=dict(l=SIDE_PX, r=SIDE_PX, t=TOP_PX, b=BOTTOM_PX))
     return fig

@@ -119,3 +119,30 @@ def test_server_busy_is_said_in_the_pages_language(monkeypatch, lang, table):
     assert not at.exception
     assert [w.value for w in at.warning] == [table["error.busy"]]
     assert [c.value for c in at.caption] == [table["error.busy.detail"].format(slots=2)]
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_no_deploy_button_in_a_real_browser_on_localhost():
+    """On 127.0.0.1 the default toolbar ("auto") shows the Deploy button and the developer menu."""
+    import os
+    import signal
+
+    from tests.ui.test_browser import ARGS, CHROMIUM, _settle, needs_browser, start_streamlit
+
+    needs_browser()
+    from playwright.sync_api import sync_playwright
+
+    url, proc = start_streamlit()
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            page = browser.new_page()
+            page.goto(f"{url}/Event_table?n_samples=64")
+            _settle(page)
+            assert page.locator("[data-testid=stAppDeployButton]").count() == 0
+            assert page.get_by_text("Deploy", exact=True).count() == 0
+            browser.close()
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=30)

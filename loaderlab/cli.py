@@ -277,16 +277,14 @@ def cmd_export(args: argparse.Namespace) -> None:
     print(f"wrote {args.chrome}: open it at https://ui.perfetto.dev (or chrome://tracing)")
 
 
-def _rate(frame: Any) -> tuple[float, float]:
-    """(batches per second, seconds the loop waited for batches) of a trace."""
+def _rate(frame: Any) -> tuple[float, str]:
+    """(batches per second, the loop's wait as the report and the pages word it) of a trace."""
+    from .trace.analysis import SECONDS_SPEC, loop_wait
+
     yields = frame[frame["kind"] == "batch_yield"]
     seconds = float(frame["t_s"].iloc[-1]) if len(frame) else 0.0
-    ends = frame[frame["kind"].isin(["consumer_end", "epoch_begin"])]["t_s"].to_numpy()
-    waited = 0.0
-    for t in yields["t_s"]:
-        before = ends[ends <= t]
-        waited += t - before.max() if len(before) else 0.0
-    return (len(yields) / seconds if seconds else 0.0), waited
+    loop = loop_wait(frame)  # one definition of waiting: the report's, the timelines page's, the verdict's
+    return (len(yields) / seconds if seconds else 0.0), f"{format(loop.wait_s, SECONDS_SPEC)} s ({loop.share_text()})"
 
 
 def cmd_replay(args: argparse.Namespace) -> None:
@@ -307,8 +305,8 @@ def cmd_replay(args: argparse.Namespace) -> None:
         _write(save_trace, out, args.output)
     (rate_a, wait_a), (rate_b, wait_b) = _rate(frame), _rate(out)
     print("changed: " + ", ".join(f"{k}={v}" for k, v in changes.items()))
-    print(f"recorded: {rate_a:8.1f} batches/s, loop waited {wait_a:.3f} s")
-    print(f"replayed: {rate_b:8.1f} batches/s, loop waited {wait_b:.3f} s  ({rate_b / rate_a if rate_a else float('nan'):.2f}x)")
+    print(f"recorded: {rate_a:8.1f} batches/s, loop waited {wait_a}")
+    print(f"replayed: {rate_b:8.1f} batches/s, loop waited {wait_b}  ({rate_b / rate_a if rate_a else float('nan'):.2f}x)")
     print(model_note(out.attrs["replay_model"]))
 
 

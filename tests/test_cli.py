@@ -226,6 +226,15 @@ def test_replay_reruns_with_new_settings_and_saves(in_workdir, capsys):
     assert frame.attrs["loader"]["num_workers"] == 1 and frame.attrs["loader"]["in_order"] is False
 
 
+def test_replay_words_the_recorded_wait_as_the_report_does(in_workdir, capsys):
+    from loaderlab.trace.analysis import loop_wait
+
+    assert main(["replay", "given.json", "--num-workers", "1"]) == 0
+    recorded = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("recorded:"))
+    loop = loop_wait(load_trace(in_workdir / "given.json"))  # the report's whole-run line and the pages use it
+    assert recorded.endswith(f"loop waited {loop.wait_text()} s ({loop.share_text()})")
+
+
 @pytest.mark.parametrize("args, fragment", [
     (["record"], "the following arguments are required: MODULE_OR_FILE:FACTORY"),
     ([], "the following arguments are required: COMMAND"),

@@ -52,11 +52,13 @@ def pin_answer(frame: pd.DataFrame) -> tuple[str, dict]:
 
 
 def pin_code(settings) -> str:
-    return (f"loader = torch.utils.data.DataLoader(dataset, batch_size={settings['batch_size']}, "
+    return ("import torch\n\n"
+            "device = 'cuda' if torch.cuda.is_available() else 'cpu'\n"
+            f"loader = torch.utils.data.DataLoader(dataset, batch_size={settings['batch_size']}, "
             f"num_workers={settings['num_workers']},\n"
             f"                                     pin_memory={settings['pin_memory']})\n"
-            "for batch in loader:\n"
-            "    batch = batch.to('cuda', non_blocking=True)  # from pinned memory: the copy overlaps compute\n")
+            "for tokens, labels in loader:\n"
+            "    tokens = tokens.to(device, non_blocking=True)  # from pinned memory: the copy overlaps compute\n")
 
 
 # 13 DistributedSampler and set_epoch ----------------------------------------------------------------
@@ -87,7 +89,9 @@ def rank_table(outcome: Outcome) -> pd.DataFrame:
 def distributed_code(settings) -> str:
     call = "    sampler.set_epoch(epoch)  # a new shuffle each epoch\n" if settings["set_epoch"] else \
         "    # sampler.set_epoch(epoch) is missing: every epoch repeats epoch 0's order\n"
-    return ("from torch.utils.data.distributed import DistributedSampler\n\n"
+    return ("import torch\n"
+            "from torch.utils.data.distributed import DistributedSampler\n\n"
+            "rank = 0  # this process's rank; under torchrun: int(os.environ['RANK'])\n"
             f"sampler = DistributedSampler(dataset, num_replicas={settings['num_replicas']}, rank=rank, "
             "shuffle=True, seed=0)\n"
             f"loader = torch.utils.data.DataLoader(dataset, batch_size={settings['batch_size']}, sampler=sampler)\n"

@@ -162,6 +162,7 @@ def _init_name(settings) -> dict:
 
 def seeding_code(settings) -> str:
     return ("import numpy as np, torch\n\n"
+            f"N = {settings['n_samples']}  # samples in the stream\n\n\n"
             "class RandomStream(torch.utils.data.IterableDataset):\n"
             "    def __iter__(self):\n"
             "        info = torch.utils.data.get_worker_info()  # None in the main process\n"

@@ -130,6 +130,17 @@ def test_the_distributed_code_runs_alone_as_rank_0(monkeypatch, lang, changes):
     assert live_children() == []
 
 
+@pytest.mark.parametrize("lesson", [lesson for lesson in LESSONS if lesson.code], ids=lambda lesson: lesson.slug)
+def test_every_lessons_own_code_runs_as_printed(lesson):
+    """The lessons whose code is not a RunConfig loader (seeding, pin_memory, DistributedSampler)."""
+    config = small(replace(RunConfig(), num_workers=0))
+    dataset = build_loader(config).dataset
+    namespace = run_printed(lesson.code(lesson.settings), dataset)
+    assert isinstance(namespace["loader"], torch.utils.data.DataLoader)
+    assert len(list(namespace["loader"])) > 0
+    assert live_children() == []
+
+
 # every page under every preset: the code it prints -------------------------------------------------------
 
 PAGES = ["app.py", "pages/1_Event_table.py", "pages/2_Index_queues.py", "pages/3_Worker_timelines.py",

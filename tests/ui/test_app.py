@@ -42,7 +42,7 @@ def test_event_table_page_lists_events():
     assert not at.exception
     table = at.dataframe[0].value
     assert {"kind", "worker", "batch", "index"} <= set(table.columns)
-    assert (table["kind"] == "batch_yield").sum() == 125  # 2000 samples / batch_size 16
+    assert (table["kind"] == "batch_yield").sum() == 32  # 512 samples / batch_size 16
 
 
 def test_a_run_that_fails_shows_torchs_error_in_place():

@@ -35,7 +35,7 @@ def test_sampling_and_padding_pages_draw_from_real_runs(server):  # noqa: F811 (
         page.goto(f"{url}/Sampling_and_imbalance")
         _settle(page)
         page.wait_for_function(f"{PLOT}.length === 3", timeout=90_000)
-        assert page.evaluate(f"{PLOT}[0]._transitionData._frames.length") == 125  # 2000 samples / 16
+        assert page.evaluate(f"{PLOT}[0]._transitionData._frames.length") == 32  # 512 samples / 16
         _pick(page, "workshop preset", "95/5 imbalance")
         page.wait_for_function(f"{PLOT}.length === 3 && {PLOT}[0]._transitionData._frames.length === 63",
                                timeout=90_000)  # 1000 samples / 16

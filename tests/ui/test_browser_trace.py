@@ -64,7 +64,7 @@ def test_your_trace_page_downloads_and_uploads(server, tmp_path):  # noqa: F811
         assert {e["args"]["name"] for e in chrome["traceEvents"] if e.get("name") == "process_name"} >= {"main", "worker 0"}
         with page.expect_download() as info:
             page.get_by_test_id("stDownloadButton").filter(has_text="LoaderLab JSON").get_by_role("button").click()
-        assert (load_trace(info.value.path())["kind"] == "batch_yield").sum() == 125  # the sidebar's 2000 / 16
+        assert (load_trace(info.value.path())["kind"] == "batch_yield").sum() == 32  # the sidebar's 512 / 16
 
         page.locator("[data-testid=stFileUploader] input[type=file]").set_input_files(str(good))
         _settle(page)

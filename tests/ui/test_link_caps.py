@@ -110,11 +110,11 @@ def test_the_sidebar_takes_every_lesson_link_under_the_workshop_caps(workshop_ca
 
 @pytest.mark.parametrize("page", ["pages/3_Worker_timelines.py", "app.py"])
 def test_the_issues_link_opens_under_the_workshop_caps(workshop_caps, page):
-    """``/Worker_timelines?batch_size=9``: the other settings go back to their defaults (2000 samples), which
+    """``/Worker_timelines?batch_size=9``: the other settings go back to their defaults (512 samples), which
     the capped sample slider must hold — it showed StreamlitValueAboveMaxError (2000 > 500)."""
     at = _open(page, {"batch_size": "9"})
     assert _exceptions(at) == [] and _texts(at) == []
-    assert at.sidebar.slider(key="n_samples").value == 2000
+    assert at.sidebar.slider(key="n_samples").value == 512  # the default dataset (RunConfig.n_samples)
     assert at.sidebar.slider(key="n_samples").max == 2000 and at.sidebar.slider(key="batch_size").value == 9
 
 

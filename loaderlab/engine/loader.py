@@ -5,9 +5,11 @@ exceptions with the same messages in the same order, the same default sampler / 
 collate choices, the same attributes frozen after construction, the same ``len()``.
 Wiring only: fetching, workers, reordering and shutdown live in their own modules.
 
+Like torch's, the class is ``Generic`` over the batch type, so ``DataLoader[list[Tensor]]`` works in
+annotations. DataPipe datasets (deprecated in torch) get torch's treatment (:mod:`.datapipes`).
+
 One addition: ``loader.tracer`` (default: a tracer that drops everything) receives the engine's events;
 :func:`loaderlab.record` sets it. It is not a constructor argument so that the signature stays torch's.
-IterDataPipe/MapDataPipe datasets (deprecated in torch) are not given torch's sharding treatment.
 """
 
 from __future__ import annotations
@@ -16,17 +18,19 @@ import math
 import multiprocessing as python_multiprocessing
 import os
 import warnings
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Generic, Iterable, TypeVar
 
 import torch
 import torch.multiprocessing
 
+from . import datapipes
 from . import events as ev
 from .collate import default_collate, default_convert
 from .multi import MultiProcessIter
 from .sampler import BatchSampler, InfiniteConstantSampler, RandomSampler, SequentialSampler
 from .single import BaseIter, SingleProcessIter
 
+_T_co = TypeVar("_T_co", covariant=True)
 _FROZEN_AFTER_INIT = ("batch_size", "batch_sampler", "sampler", "drop_last", "dataset", "persistent_workers")
 
 
@@ -40,7 +44,7 @@ def _cpu_count() -> int | None:
     return os.cpu_count()
 
 
-class DataLoader:
+class DataLoader(Generic[_T_co]):
     """Combines a dataset and a sampler, and provides an iterable over the given dataset.
 
     Same arguments and behaviour as :class:`torch.utils.data.DataLoader`; see its documentation.
@@ -76,10 +80,13 @@ class DataLoader:
         self.worker_init_fn = worker_init_fn
         self.multiprocessing_context = multiprocessing_context
         self.in_order = in_order
+        self.dataset = datapipes.wrap(dataset)  # a DataPipe is held in torch's serialisation wrapper
 
         self._is_iterable = isinstance(dataset, torch.utils.data.IterableDataset)
         if self._is_iterable:
-            if shuffle not in {False, None}:
+            if isinstance(dataset, torch.utils.data.IterDataPipe):
+                datapipes.apply_shuffle(dataset, shuffle)
+            elif shuffle not in {False, None}:  # not `is not None`: shuffle=False was once the default
                 raise ValueError(f"DataLoader with IterableDataset: expected unspecified shuffle option, but got shuffle={shuffle}")
             if sampler is not None:
                 raise ValueError(f"DataLoader with IterableDataset: expected unspecified sampler option, but got sampler={sampler}")

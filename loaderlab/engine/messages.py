@@ -36,6 +36,7 @@ class Resume:
     """Start a new epoch with persistent workers: rebuild the fetcher, then acknowledge."""
 
     epoch: int
+    shared_seed: int | None = None  # an IterDataPipe's seed for this epoch (torch's ``_ResumeIteration.seed``)
 
 
 @dataclass(frozen=True, slots=True)

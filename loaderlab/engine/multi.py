@@ -7,7 +7,8 @@ Twin of torch's ``_MultiProcessingDataLoaderIter`` (``dataloader.py``), with its
 At most ``prefetch_factor * num_workers`` tasks are outstanding; a new task is sent each time a batch
 is handed over. Workers are chosen round-robin, skipping stopped ones; with ``in_order=False`` a worker
 already holding its share of the cap is skipped too. Failures are torch's: a worker's exception re-raised
-with its traceback, a vanished worker reported by pid (and signal), ``timeout`` as torch words it.
+with its traceback, a vanished worker reported by pid (and signal), a batch that cannot be received for
+want of file descriptors explained as torch explains it (:mod:`.receive_errors`), ``timeout`` as torch words it.
 Unlike torch, which notices a dead worker through SIGCHLD only in the main thread and otherwise every
 5 s, we wait on the result queue and the workers' process sentinels together, so a death is seen at
 once from any thread (Streamlit runs scripts in threads).
@@ -17,10 +18,10 @@ Shutdown lives in :mod:`.shutdown`; the worker side in :mod:`.worker`. Knows not
 
 from __future__ import annotations
 
+import functools
 import itertools
 import os
 import queue
-import signal
 import threading
 import time
 import warnings
@@ -31,32 +32,18 @@ from typing import Any
 import torch
 import torch.multiprocessing
 
+from . import datapipes
 from . import events as ev
 from .interrupt import POLL_S
 from .messages import Exhausted, Failure, Resume, ResumeAck, Result, Stop, Task
 from .pin_memory import pin_memory_loop
+from .receive_errors import TOO_MANY_OPEN_FILES, WorkerDied, death_message, fds_nearly_exhausted
 from .reorder import TaskBook
 from .shutdown import register_for_exit, shutdown_workers
 from .single import BaseIter
 from .worker import STACK_SIGNAL, WorkerSpec, worker_loop
 
 CHECK_INTERVAL_S = 5.0  # torch's MP_STATUS_CHECK_INTERVAL: how long one wait lasts before re-checking
-
-
-def _death_message(pid: int, exitcode: int | None) -> str:
-    """The text torch's SIGCHLD handler gives a worker that died (torch/csrc/DataLoader.cpp)."""
-    if exitcode is not None and exitcode < 0:
-        msg = f"DataLoader worker (pid {pid}) is killed by signal: {signal.strsignal(-exitcode)}. "
-        if -exitcode == signal.SIGBUS:
-            msg += ("It is possible that dataloader's workers are out of shared memory. "
-                    "Please try to raise your shared memory limit.")
-        return msg
-    return (f"DataLoader worker (pid {pid}) exited unexpectedly with exit code {exitcode}. "
-            "Details are lost due to multiprocessing. Rerunning with num_workers=0 may give better error trace.")
-
-
-class WorkerDied(RuntimeError):
-    """The cause attached to torch's "exited unexpectedly" error: which worker, and how it died."""
 
 
 class MultiProcessIter(BaseIter):
@@ -86,9 +73,12 @@ class MultiProcessIter(BaseIter):
             self._collector = threading.Thread(target=_collect_events, args=(self._event_queue, tracer),
                                                name="loaderlab_event_collector", daemon=True)
             self._collector.start()
+        init_fn = loader.worker_init_fn
+        if datapipes.is_datapipe(self._dataset):  # each worker shards the pipe, then runs the user's init
+            init_fn = functools.partial(datapipes.sharding_worker_init_fn, init_fn, self._world_size, self._rank)
         spec = WorkerSpec(self._dataset, self._is_iterable, self._auto_collation, self._collate_fn,
-                          self._drop_last, self._base_seed, loader.worker_init_fn, self._num_workers,
-                          os.getpid(), tracer.sample_info, self._epoch)
+                          self._drop_last, self._base_seed, init_fn, self._num_workers,
+                          os.getpid(), tracer.sample_info, self._epoch, self._shared_seed)
         try:
             for worker_id in range(self._num_workers):
                 self._start_worker(ctx, spec, worker_id)
@@ -143,7 +133,7 @@ class MultiProcessIter(BaseIter):
         if not first_iter:
             new_epoch, self._epoch = self._epoch, old_epoch  # what is drained belongs to the old epoch
             for index_queue in self._index_queues:
-                index_queue.put(Resume(new_epoch))
+                index_queue.put(Resume(new_epoch, self._shared_seed))
             acks = 0
             while acks < self._num_workers:  # anything else still in flight belongs to the old epoch
                 if isinstance(self._get_message(), ResumeAck):
@@ -258,6 +248,11 @@ class MultiProcessIter(BaseIter):
                 return self._data_queue.get(block=False)  # data first: a worker may die after its last put
             except queue.Empty:
                 pass
+            except Exception:  # the batch arrived but could not be unpickled (e.g. out of file descriptors)
+                self._raise_if_any_worker_died()
+                if fds_nearly_exhausted():
+                    raise RuntimeError(TOO_MANY_OPEN_FILES) from None
+                raise
         self._raise_if_any_worker_died()
         return None
 
@@ -267,7 +262,7 @@ class MultiProcessIter(BaseIter):
             return
         for worker_id, _ in failed:
             self._mark_worker_as_unavailable(worker_id)
-        cause = WorkerDied("".join(_death_message(w.pid, w.exitcode) for _, w in failed))
+        cause = WorkerDied("".join(death_message(w.pid, w.exitcode) for _, w in failed))
         self._tracer.emit(ev.ERROR, failed[0][0], self._epoch, detail=str(cause))
         pids = ", ".join(str(w.pid) for _, w in failed)
         raise RuntimeError(f"DataLoader worker (pid(s) {pids}) exited unexpectedly") from cause

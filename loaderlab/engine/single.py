@@ -2,8 +2,9 @@
 
 Twin of ``_BaseDataLoaderIter`` and ``_SingleProcessDataLoaderIter`` in torch's ``dataloader.py``: the
 same warnings at the same moment (pin memory without an accelerator, deprecated ``pin_memory_device``),
-the same order of random draws (sampler iterator first, then the base seed from ``generator``), the same
-IterableDataset length warning. Knows nothing of worker processes (see :mod:`.multi`) or of pandas.
+the same order of random draws (for an IterDataPipe the shared seed first, then the sampler iterator,
+then the base seed from ``generator``), the same IterableDataset length warning, the same DataPipe
+seeding and sharding (:mod:`.datapipes`). Knows nothing of worker processes (see :mod:`.multi`) or of pandas.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 
 import torch
 
+from . import datapipes
 from . import events as ev
 from .fetch import make_fetcher
 from .pin_memory import SKIPPED, accelerator_type, pin_memory
@@ -26,12 +28,19 @@ class BaseIter:
 
     def __init__(self, loader) -> None:
         self._dataset = loader.dataset
+        self._shared_seed = None
+        self._seed_group = None
+        if isinstance(self._dataset, torch.utils.data.IterDataPipe):
+            self._seed_group = datapipes.seed_group()
+            self._shared_seed = datapipes.share_seed(loader.generator, self._seed_group)
+            self._dataset = datapipes.seed_pipes(self._dataset, self._shared_seed)
         self._is_iterable = loader._is_iterable
         self._IterableDataset_len_called = loader._IterableDataset_len_called
         self._auto_collation = loader._auto_collation
         self._drop_last = loader.drop_last
         self._index_sampler = loader._index_sampler
         self._num_workers = loader.num_workers
+        self._world_size, self._rank = datapipes.distributed_settings()
         self._tracer: ev.Tracer = loader.tracer
         self._epoch = loader._epochs_started
         if loader.pin_memory and loader.pin_memory_device:
@@ -63,6 +72,9 @@ class BaseIter:
         self._sampler_iter = iter(self._index_sampler)
         self._num_yielded = 0
         self._IterableDataset_len_called = loader._IterableDataset_len_called
+        if isinstance(self._dataset, torch.utils.data.IterDataPipe):  # a new shared seed every epoch
+            self._shared_seed = datapipes.share_seed(loader.generator, self._seed_group)
+            self._dataset = datapipes.seed_pipes(self._dataset, self._shared_seed)
         if not first_iter:
             self._epoch = loader._epochs_started
             self._tracer.emit(ev.EPOCH_BEGIN, ev.MAIN_PROCESS, self._epoch)
@@ -122,6 +134,8 @@ class SingleProcessIter(BaseIter):
         super().__init__(loader)
         if self._timeout != 0:
             raise AssertionError("_SingleProcessDataLoaderIter requires timeout == 0")
+        if datapipes.is_datapipe(self._dataset):  # one process per rank: shard over the ranks
+            datapipes.shard(self._dataset, self._world_size, self._rank)
         self._fetcher = make_fetcher(self._is_iterable, self._dataset, self._auto_collation, self._collate_fn,
                                      self._drop_last, tracer=self._tracer, worker=ev.MAIN_PROCESS)
         self._task_id = 0

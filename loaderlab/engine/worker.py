@@ -26,7 +26,9 @@ from typing import Any, Callable
 import torch
 import torch.utils.data._utils.worker as torch_worker
 from torch._utils import ExceptionWrapper
+from torch.utils.data import IterDataPipe
 
+from . import datapipes
 from . import events as ev
 from .fetch import make_fetcher
 from .messages import Exhausted, Failure, Resume, ResumeAck, Result, Stop, Task
@@ -53,6 +55,7 @@ class WorkerSpec:
     main_pid: int
     sample_info: Callable | None = None
     epoch: int = 0  # the epoch during which the workers were started
+    shared_seed: int | None = None  # seeds an IterDataPipe's random pipes (same in every worker)
 
 
 def generate_numpy_seed(base_seed: int, worker_id: int) -> list[int]:
@@ -220,6 +223,10 @@ def worker_loop(spec: WorkerSpec, worker_id: int, index_queue, result_queue, eve
             _install_stack_reporter(tracer, worker_id, lambda: epoch)
             _report_unsent_results(result_queue, tracer, worker_id, lambda: epoch)
         dataset = spec.dataset
+        if isinstance(dataset, IterDataPipe):
+            if spec.shared_seed is None:
+                raise AssertionError("shared_seed must be provided for IterDataPipe workers")
+            dataset = datapipes.seed_pipes(dataset, spec.shared_seed)
         torch_worker._worker_info = torch_worker.WorkerInfo(
             id=worker_id, num_workers=spec.num_workers, seed=seed, dataset=dataset)
 
@@ -248,6 +255,10 @@ def worker_loop(spec: WorkerSpec, worker_id: int, index_queue, result_queue, eve
             if isinstance(msg, Resume):
                 epoch, iteration_end = msg.epoch, False
                 tracer.epoch = epoch
+                if isinstance(dataset, IterDataPipe):
+                    if msg.shared_seed is None:
+                        raise AssertionError("resume iteration seed is None for IterDataPipe")
+                    dataset = datapipes.seed_pipes(dataset, msg.shared_seed)
                 fetcher = new_fetcher()
                 result_queue.put(ResumeAck(worker_id))
                 continue

@@ -65,7 +65,10 @@ def allowed_text(key: str, caps: Limits) -> str:
         return ", ".join(CHOICES[key])
     if _TYPES[key] is bool:
         return "true, false"
-    least, most = ranges(caps)[key]
+    bounds = ranges(caps)
+    if key not in bounds:  # a field no sidebar control draws: only its type is known
+        return {int: "int", float: "float"}.get(_TYPES[key], "str")
+    least, most = bounds[key]
     return f"{_show(least)} … {_show(most)}"
 
 

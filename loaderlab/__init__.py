@@ -13,14 +13,14 @@ from .engine import (BatchSampler, DataLoader, Event, ListTracer, RandomSampler,
                      get_worker_info)
 
 _LAZY = {
-    "EVENT_COLUMNS": "loaderlab.trace.recorder",
+    "EVENT_COLUMNS": "loaderlab.trace.frame",
     "TraceFileError": "loaderlab.trace.io",
     "load_trace": "loaderlab.trace.io",
     "load_trace_bytes": "loaderlab.trace.io",
     "save_chrome_trace": "loaderlab.trace.chrome",
     "save_trace": "loaderlab.trace.io",
     "to_chrome_trace": "loaderlab.trace.chrome",
-    "events_frame": "loaderlab.trace.recorder",
+    "events_frame": "loaderlab.trace.frame",
     "record": "loaderlab.trace.recorder",
     "replay": "loaderlab.trace.replay",
 }

@@ -260,7 +260,7 @@ def summary_text(frame: Any) -> str:
 def cmd_report(args: argparse.Namespace) -> None:
     frame = _load(args.trace)
     try:
-        from .trace.findings import report_text
+        from .trace.report import report_text
     except ModuleNotFoundError as exc:
         if exc.name != "loaderlab.trace.findings":
             raise

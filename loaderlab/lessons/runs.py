@@ -18,7 +18,8 @@ from ..engine.loader import DataLoader
 from ..engine.shutdown import shutdown_workers
 from ..scenarios.datasets import label_and_length
 from ..scenarios.run import Consumer, RunConfig, build_loader
-from ..trace.recorder import events_frame, loader_settings, record
+from ..trace.frame import events_frame, loader_settings
+from ..trace.recorder import record
 from ..trace.tables import sampler_order
 from .lesson import Outcome
 

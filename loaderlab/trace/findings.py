@@ -26,7 +26,7 @@ from .stalls import stall_checks
 from .tables import normal, sampler_order, settings
 
 __all__ = ["SEVERITIES", "TEMPLATES", "Finding", "all_findings", "correctness_findings", "label_audit",
-           "label_findings", "memory_findings", "padding_audit", "padding_findings", "report_text", "stall_findings"]
+           "label_findings", "memory_findings", "padding_audit", "padding_findings", "stall_findings"]
 
 # The English templates, by finding key (the words of every language live in :mod:`.finding_texts`).
 TEMPLATES = {k.removeprefix("finding."): v for k, v in finding_texts.EN.items() if k.startswith("finding.")}
@@ -216,11 +216,3 @@ def all_findings(frame: pd.DataFrame) -> list[Finding]:
     found = (stall_findings(frame) + correctness_findings(frame) + label_findings(frame) + padding_findings(frame)
              + memory_findings(frame))
     return sorted(found, key=lambda x: SEVERITIES.index(x.severity))
-
-
-def report_text(frame: pd.DataFrame, lang: str = "en") -> str:
-    """A plain-text report in ``lang``: settings, throughput, main-process wait, worker utilisation, then the
-    findings."""
-    from .report import report_text as build  # the layout lives apart; it needs this module's findings
-
-    return build(frame, lang)

@@ -9,7 +9,7 @@ The file format, version 1 (UTF-8 JSON, one object)::
     {
       "format": "loaderlab-trace",       # always this string
       "version": 1,                      # bumped when a reader of an older version could misread the file
-      "settings": {...} | null,          # frame.attrs["loader"]: the loader's settings (recorder.loader_settings)
+      "settings": {...} | null,          # frame.attrs["loader"]: the loader's settings (frame.loader_settings)
       "epochs": 2 | null,                # frame.attrs["epochs"]
       "attrs": {...},                    # any other JSON-able frame.attrs (usually {})
       "columns": ["kind", "t_ns", ...],  # the stored columns, in table order
@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .recorder import EVENT_COLUMNS
+from .frame import EVENT_COLUMNS
 
 FORMAT = "loaderlab-trace"
 VERSION = 1

@@ -17,42 +17,8 @@ from ..engine import events as ev
 from ..engine.loader import DataLoader
 from . import torch_recorder as tr
 from ..engine.interrupt import RunGuard, UnsentResult
+from .frame import EVENT_COLUMNS, events_frame, loader_settings  # noqa: F401 (public names of recording)
 from .session import UnsentBatchError, record_session
-
-EVENT_COLUMNS = (*ev.FIELDS, "t_s")  # t_s: seconds since the first event of the recording
-
-
-def events_frame(events: list[ev.Event]) -> pd.DataFrame:
-    """Events (any order) → a DataFrame sorted by time, with ``t_s`` relative to the first event."""
-    frame = pd.DataFrame.from_records(list(events), columns=list(ev.FIELDS))
-    frame = frame.sort_values("t_ns", kind="stable").reset_index(drop=True)
-    start = int(frame["t_ns"].iloc[0]) if len(frame) else 0
-    frame["t_s"] = (frame["t_ns"] - start) / 1e9
-    for column in ("t_ns", "pid", "worker", "epoch", "batch", "index", "nbytes", "length"):
-        frame[column] = frame[column].astype("int64")
-    return frame
-
-
-def loader_settings(loader) -> dict[str, Any]:
-    """The loader's arguments that shape a trace, as plain JSON-able values (kept in ``frame.attrs``)."""
-    ctx = loader.multiprocessing_context
-    return {
-        "dataset": type(loader.dataset).__name__,
-        "dataset_len": len(loader.dataset) if hasattr(loader.dataset, "__len__") else None,
-        "iterable": isinstance(loader.dataset, torch.utils.data.IterableDataset),
-        "batch_size": loader.batch_size,
-        "drop_last": loader.drop_last,
-        "sampler": type(loader.sampler).__name__,
-        "batch_sampler": type(loader.batch_sampler).__name__ if loader.batch_sampler is not None else None,
-        "num_workers": loader.num_workers,
-        "prefetch_factor": loader.prefetch_factor,
-        "in_order": loader.in_order,
-        "persistent_workers": loader.persistent_workers,
-        "pin_memory": loader.pin_memory,
-        "timeout": loader.timeout,
-        "multiprocessing_context": None if ctx is None else ctx.get_start_method(),
-    }
-
 
 def _record_torch(loader, epochs: int, max_batches: int | None, consumer, sample_info) -> pd.DataFrame:
     """``record`` for a stock torch DataLoader: iterate a traced clone (see torch_recorder)."""

@@ -1,7 +1,7 @@
 """The plain-text report of a trace: settings, throughput, main-process wait, workers, findings.
 
 Twin of nothing in torch. Lays out what :mod:`.analysis`, :mod:`.utilisation` and :mod:`.findings`
-compute; the command line's ``report`` prints it (via :func:`loaderlab.trace.findings.report_text`).
+compute; the command line's ``report`` prints it.
 Its words, and the findings', come from :mod:`.finding_texts` in the language asked for (``en``, ``ko``);
 setting names and finding kinds stay as code. Knows nothing of plotly or streamlit.
 """

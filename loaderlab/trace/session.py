@@ -30,6 +30,7 @@ from ..engine.interrupt import RunGuard, RunStopped, UnsentResult
 from ..engine.memory import MemorySampler
 from ..engine.shutdown import shutdown_workers
 from ..engine.worker import UNSENT
+from .frame import events_frame, loader_settings
 
 STACKS_WAIT_S = 1.5  # how long a stopped run waits for its workers' stacks before shutting them down
 
@@ -103,8 +104,6 @@ def record_session(loader, epochs: int = 1, *, max_batches: int | None = None,
     Arguments are checked by the caller (:func:`loaderlab.trace.recorder.record`). ``live``: a
     :class:`loaderlab.trace.live.LiveView` to attach to the tracer, so other threads can watch the run.
     """
-    from .recorder import events_frame, loader_settings
-
     tracer = SessionTracer(sample_info, guard)
     if live is not None:
         live.attach(tracer)

@@ -13,7 +13,7 @@ from loaderlab.trace import analysis, findings
 from loaderlab.trace.chrome import to_chrome_trace
 from loaderlab.trace.io import load_trace, save_trace
 from loaderlab.trace.memory import COLUMNS, memory_table
-from loaderlab.trace.recorder import events_frame
+from loaderlab.trace.frame import events_frame
 
 MB = 2**20
 

@@ -18,7 +18,7 @@ import torch
 import loaderlab
 from loaderlab.trace.analysis import worker_utilisation
 from loaderlab.trace.chrome import to_chrome_trace
-from loaderlab.trace.findings import report_text
+from loaderlab.trace.report import report_text
 from tests.helpers.processes import live_children
 from tests.trace.epoch_workload import VarLen, pad_collate
 from tests.trace.torch_datasets import RangeStream, split_range

@@ -12,6 +12,7 @@ import pytest
 
 from loaderlab.trace import finding_texts
 from loaderlab.trace import findings as F
+from loaderlab.trace.report import report_text
 from tests.trace import faulty
 
 HANGUL = re.compile(r"[가-힣]")
@@ -55,14 +56,14 @@ def test_an_error_names_its_process_in_the_language():
 
 
 def test_korean_report_has_every_section_and_finding(straggler):
-    text = F.report_text(straggler, "ko")
+    text = report_text(straggler, "ko")
     for heading in ("LoaderLab 보고서", "설정:", "처리량:", "메인 프로세스 대기", "워커:", "발견 사항(3개):"):
         assert heading in text
     assert "num_workers=2" in text and "in_order=True" in text
     for f in F.all_findings(straggler):
         assert f"[{f.severity_text('ko')}] {f.kind}: {f.text('ko')}" in text
-    assert F.report_text(straggler) == F.report_text(straggler, "en")
-    assert "발견 사항: 없음" in F.report_text(straggler.iloc[:0], "ko")
+    assert report_text(straggler) == report_text(straggler, "en")
+    assert "발견 사항: 없음" in report_text(straggler.iloc[:0], "ko")
 
 
 def test_an_unknown_language_is_refused():

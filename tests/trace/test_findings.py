@@ -11,6 +11,7 @@ import pytest
 
 from loaderlab.trace import finding_texts
 from loaderlab.trace import findings as F
+from loaderlab.trace.report import report_text
 from loaderlab.trace import tables
 from tests.trace import faulty
 
@@ -230,12 +231,12 @@ def test_findings_survive_missing_events():
     stripped.attrs = {}
     assert kinds(F.all_findings(stripped)) >= {"straggler"}
     assert F.all_findings(frame.iloc[:0]) == []
-    assert "Findings: none" in F.report_text(frame.iloc[:0])
+    assert "Findings: none" in report_text(frame.iloc[:0])
 
 
 def test_report_text_has_every_section_and_every_finding():
     frame = faulty.straggler_trace(True)
-    text = F.report_text(frame)
+    text = report_text(frame)
     for heading in ("Settings:", "Throughput:", "Main-process wait", "Workers:", "Findings (3):"):
         assert heading in text
     assert "num_workers=2" in text and "in_order=True" in text

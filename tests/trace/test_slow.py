@@ -19,6 +19,7 @@ import loaderlab
 from loaderlab.scenarios.run import RunConfig, run
 from loaderlab.trace import analysis, slow
 from loaderlab.trace import findings as F
+from loaderlab.trace.report import report_text
 
 EVERY, N = 200, 2000
 
@@ -108,7 +109,7 @@ def test_the_verdict_and_the_report_show_the_one_definition_of_waiting():
     assert verdict.evidence["share"] == loop.share and verdict.evidence["wait_s"] == loop.wait_s
     assert f"waited {loop.wait_text()} s" in verdict.message and f"({loop.share_text()} waiting" in verdict.message
     for lang in ("en", "ko"):
-        report = F.report_text(frame, lang)
+        report = report_text(frame, lang)
         total = next(line for line in report.splitlines() if line.startswith(("  the whole run:", "  실행 전체:")))
         assert loop.wait_text() in total and loop.share_text() in total
         assert f"{verdict.text(lang)}" in report

@@ -33,13 +33,15 @@ def _korean(page: str, **state) -> AppTest:
 
 
 def _title_keys() -> dict[str, str]:
-    """Each page's title key, from the page module's own ``st.title(t(...))`` call."""
+    """Each page's title key, from the page module's own ``page_setup("<prefix>")`` (which titles the page
+    with ``<prefix>.title``) or ``st.title(t(...))`` call."""
     keys = {}
     for page in PAGES:
         source = (ROOT / page).read_text()
         module = re.search(r"from loaderlab\.ui\.(\w+) import main", source).group(1)
         code = (ROOT / "loaderlab" / "ui" / f"{module}.py").read_text()
-        keys[page] = re.search(r'st\.title\(t\("([\w.]+)"\)\)', code).group(1)
+        setup = re.search(r'page_setup\("([\w.]+)"\)', code)
+        keys[page] = f"{setup.group(1)}.title" if setup else re.search(r'st\.title\(t\("([\w.]+)"\)\)', code).group(1)
     return keys
 
 

@@ -176,3 +176,18 @@ def test_every_pages_printed_loader_runs_under_every_preset(page):
         shown += len(blocks)
     assert (shown > 0) == (page not in NO_CODE), page
     assert live_children() == []
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_the_sampling_pages_weight_snippets_run_as_printed_and_show_the_mistake(lang):
+    from loaderlab.ui.texts import EN, KO
+
+    texts = {"en": EN, "ko": KO}[lang]
+    labels = [0] * 36 + [1] * 4
+    dataset = [(torch.tensor([i]), label) for i, label in enumerate(labels)]
+    wrong = run_printed(texts["sampling.mistake.code_wrong"].format(weights="0.0277778, 0.25", last=1), dataset)
+    drawn = list(wrong["sampler"])
+    assert len(drawn) == len(dataset) and set(drawn) <= {0, 1}  # per-class weights: only dataset[0] and [1]
+    right = run_printed(texts["sampling.mistake.code_right"].format(weights="0.0277778, 0.25"), dataset)
+    assert len(right["weights"]) == len(dataset) and set(right["weights"]) == {0.0277778, 0.25}
+    assert max(right["sampler"]) >= 2  # per-sample weights reach the whole dataset

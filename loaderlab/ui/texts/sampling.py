@@ -105,11 +105,14 @@ EN = {
         "but only at the first batch, and with a message about multinomial sampling, not about the weights' "
         "length:"),
     "sampling.mistake.code_wrong": (
+        "from torch.utils.data import WeightedRandomSampler\n\n"
         "class_weights = [{weights}]  # one per class\n"
         "sampler = WeightedRandomSampler(class_weights, num_samples=len(dataset))\n"
         "# draws only dataset[0] … dataset[{last}]"),
     "sampling.mistake.code_right": (
+        "from torch.utils.data import WeightedRandomSampler\n\n"
         "class_weights = [{weights}]  # one per class\n"
+        "labels = [int(dataset[i][1]) for i in range(len(dataset))]  # each sample's class\n"
         "weights = [class_weights[label] for label in labels]  # one per sample\n"
         "sampler = WeightedRandomSampler(weights, num_samples=len(dataset))"),
     "sampling.findings": "What these runs show",
@@ -218,11 +221,14 @@ KO = {
         "이번에는 torch가 실패합니다. replacement=False이면 가중치 개수보다 많은 샘플을 뽑을 수 없기 때문입니다. "
         "하지만 첫 배치에서야 실패하고, 메시지도 가중치의 길이가 아니라 다항 분포 샘플링에 관한 것입니다:"),
     "sampling.mistake.code_wrong": (
+        "from torch.utils.data import WeightedRandomSampler\n\n"
         "class_weights = [{weights}]  # 클래스마다 하나\n"
         "sampler = WeightedRandomSampler(class_weights, num_samples=len(dataset))\n"
         "# dataset[0] … dataset[{last}]만 뽑힘"),
     "sampling.mistake.code_right": (
+        "from torch.utils.data import WeightedRandomSampler\n\n"
         "class_weights = [{weights}]  # 클래스마다 하나\n"
+        "labels = [int(dataset[i][1]) for i in range(len(dataset))]  # 샘플마다 그 클래스\n"
         "weights = [class_weights[label] for label in labels]  # 샘플마다 하나\n"
         "sampler = WeightedRandomSampler(weights, num_samples=len(dataset))"),
     "sampling.findings": "이 실행들에서 보이는 것",

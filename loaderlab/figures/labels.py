@@ -16,7 +16,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from .style import MIN_FIGURE_PX, STEP, LINE_SPACING, margin, play_pause, wrap_px
+from .style import LINE_SPACING, MIN_FIGURE_PX, STEP, margin, play_pause, slider_beside, wrap_px
 
 MAX_FRAMES = 200  # plotly animations stay smooth below ~200 frames (notes/streamlit.md)
 MAX_BARS = 1500  # bars in one frame, every run and label together (smooth below ~2k)
@@ -118,7 +118,7 @@ def label_batches_figure(runs: Mapping[str, pd.DataFrame], *, label_names: Mappi
         barmode="stack", bargap=0.1, height=120 + 190 * max(1, len(names)), margin=dict(l=10, r=10, t=70, b=130),
         legend=dict(orientation="h", yanchor="bottom", y=1.06, x=0, traceorder="normal"),
         updatemenus=[play_pause(play, pause, frame_ms=60, pad_top=78, from_current=False)],
-        sliders=[dict(active=n_frames - 1, x=0.16, len=0.84, y=0, yanchor="top", pad=dict(t=45), ticklen=3,
+        sliders=[dict(active=n_frames - 1, **slider_beside(play, pause), y=0, yanchor="top", pad=dict(t=45), ticklen=3,
                       minorticklen=0, font=dict(color="rgba(0,0,0,0)"),  # 200 labels would overprint
                       currentvalue=dict(prefix=slider_prefix, xanchor="right", font=dict(size=13, color="#333333")),
                       steps=[dict(label=str(_last_position(counts, shown[i]) + 1), method="animate",

@@ -16,7 +16,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from .labels import label_colour
-from .style import STEP, fit_axes, lane_name, margin, play_pause
+from .style import STEP, fit_axes, lane_name, margin, play_pause, slider_beside
 from .timeline import timeline_figure
 
 # Paul Tol's "bright": ranks are categories, told apart from the label colours (Okabe–Ito) of labels.py.
@@ -81,7 +81,7 @@ def partition_figure(assignments: pd.DataFrame, *, dataset_len: int, rank_name: 
         height=260 + 28 * len(ranks) + min(360, 8 * top), margin=margin(t=70, b=110),
         legend=dict(orientation="h", yanchor="bottom", y=1.06, x=0),
         updatemenus=[play_pause(play, pause, frame_ms=900, pad_top=60, from_current=False)],
-        sliders=[dict(active=0, x=0.16, len=0.84, y=0, yanchor="top", pad=dict(t=35),
+        sliders=[dict(active=0, **slider_beside(play, pause), y=0, yanchor="top", pad=dict(t=35),
                       currentvalue=dict(prefix=epoch_prefix, xanchor="right"),
                       steps=[dict(label=str(e), method="animate", args=[[str(e)], STEP]) for e in epochs])],
     )

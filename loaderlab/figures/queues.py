@@ -32,7 +32,7 @@ from plotly.subplots import make_subplots
 from ..engine import events as ev
 from ..trace.analysis import queue_depths
 from ..trace.tables import hand_overs, main_pid, normal, prefetch_cap, rows, settings, trace_end, worker_tasks
-from .style import STEP, play_pause
+from .style import STEP, play_pause, slider_beside
 
 MAX_FRAMES = 150  # plotly animations stay smooth below ~200 frames (see notes/streamlit.md)
 CONTENT_COLUMNS = ["frame", "t_s", "row", "k", "slot", "epoch", "batch", "worker"]
@@ -249,7 +249,7 @@ def queue_animation_figure(snap: Snapshots, *, row_names: dict[str, str], worker
         legend=dict(orientation="h", yanchor="bottom", y=1.06, x=1, xanchor="right"),
         plot_bgcolor="#f7f7f7",
         updatemenus=[play_pause(play, pause, frame_ms=frame_ms, pad_top=88, from_current=True)],
-        sliders=[dict(active=first, x=0.16, len=0.84, y=0, yanchor="top", pad=dict(t=50), ticklen=3,
+        sliders=[dict(active=first, **slider_beside(play, pause), y=0, yanchor="top", pad=dict(t=50), ticklen=3,
                       minorticklen=0,
                       currentvalue=dict(prefix=time_prefix, suffix=time_suffix, xanchor="right",
                                         font=dict(size=13, color="#333333")),

@@ -116,6 +116,15 @@ def wrap(text: str, width: int) -> list[str]:
 STEP = dict(mode="immediate", frame=dict(duration=0, redraw=True), transition=dict(duration=0))
 
 
+def slider_beside(play: str, pause: str) -> dict:
+    """``x`` and ``len`` of a slider that starts right of the Play/Pause buttons (:func:`play_pause`), so the
+    buttons never cover its handle: each button is its label (12 px) and about 24 px of padding wide, and the
+    plot area is at least :data:`MIN_FIGURE_PX` less the margins and the y axis's labels."""
+    buttons_px = sum(text_px(label, 12) + 30 for label in (play, pause)) + 10
+    x = round(min(0.4, buttons_px / (MIN_FIGURE_PX - 150)), 3)
+    return dict(x=x, len=round(1 - x, 3))
+
+
 def play_pause(play: str, pause: str, *, frame_ms: int, pad_top: int, from_current: bool) -> dict:
     """The Play/Pause buttons of an animated figure (a ``layout.updatemenus`` entry), bottom left.
     ``from_current``: Play goes on from the slider's frame (else it starts from the first)."""

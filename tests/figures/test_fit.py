@@ -128,6 +128,18 @@ def test_side_by_side_panel_titles_stay_inside_their_panels(lang):
     assert layout.margin.t >= 30 + lines * 13 * LINE_SPACING
 
 
+@pytest.mark.parametrize("play, pause", [("▶ Play", "❚❚ Pause"), ("▶ 재생", "❚❚ 일시정지")])
+def test_an_animated_figure_s_slider_starts_right_of_its_play_and_pause_buttons(play, pause):
+    fig = partition_figure(_assignments(), dataset_len=75, rank_name="rank {rank}", padded_name="pad",
+                           x_title="x", strip_title="who", order_title="when", hover="h", epoch_prefix="epoch ",
+                           play=play, pause=pause)
+    slider = fig.layout.sliders[0]
+    buttons_px = sum(text_px(label, 12) + 24 for label in (play, pause))  # a plotly button: its label + padding
+    plot_px = MIN_FIGURE_PX - fig.layout.margin.l - fig.layout.margin.r - 60  # less the y axis's labels
+    assert slider.x * plot_px > buttons_px  # (x=0.16 left the handle under Pause)
+    assert slider.x + slider.len == pytest.approx(1)
+
+
 def test_wrapping_by_width_counts_hangul_wide_and_cuts_a_long_name_after_its_equals_sign():
     assert text_px("가나다", 10) > text_px("abc", 10) * 1.5
     assert text_px("worker", 10, bold=True) > text_px("worker", 10)

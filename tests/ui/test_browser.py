@@ -60,6 +60,26 @@ def needs_browser() -> None:
     pytest.importorskip("playwright.sync_api")
 
 
+def korean_font_present() -> bool:
+    """Whether the system has a font with Hangul (without one chromium draws Korean as empty boxes)."""
+    fc_list = shutil.which("fc-list")
+    if fc_list:
+        return bool(subprocess.run([fc_list, ":lang=ko", "family"], capture_output=True, text=True).stdout.strip())
+    fonts = Path("/usr/share/fonts")
+    return fonts.is_dir() and any(fonts.rglob("*CJK*"))
+
+
+def needs_korean_font() -> None:
+    """A Korean page in the browser needs a Hangul font: skipped only where it cannot be installed (no apt),
+    otherwise a missing font fails the test instead of passing on screenshots of empty boxes."""
+    if korean_font_present():
+        return
+    if shutil.which("apt-get") is None:
+        pytest.skip("no font with Hangul and no apt-get to install fonts-noto-cjk: Korean would render as empty boxes")
+    pytest.fail("no font with Hangul (`fc-list :lang=ko` lists none): chromium would draw Korean as empty boxes. "
+                "Install fonts-noto-cjk (the README's test command does: apt-get install fonts-noto-cjk)")
+
+
 @pytest.fixture(scope="module")
 def server():
     needs_browser()

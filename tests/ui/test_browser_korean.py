@@ -4,7 +4,8 @@ survives a click on a sidebar page link, and a screenshot of each page goes to t
 Same set-up as ``test_browser.py`` (Debian chromium driven by playwright's Python package against
 ``streamlit run app.py``; skipped when either is missing). "Reads as Korean": Hangul makes up most letters
 of the main block's text, leaving out code (``code``, ``pre``, st.json) where parameter names and torch
-code stay as they are.
+code stay as they are. Without a Hangul font the test fails (skips only where apt-get cannot install
+fonts-noto-cjk): Hangul counted in the DOM would pass while chromium draws empty boxes.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from loaderlab.ui.texts import KO
-from tests.ui.test_browser import ARGS, ARTIFACTS, CHROMIUM, _settle, server  # noqa: F401 (server: fixture)
+from tests.ui.test_browser import (ARGS, ARTIFACTS, CHROMIUM, _settle, needs_korean_font,  # noqa: F401
+                                 server)  # (server: the fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -49,6 +51,7 @@ def _open(page, url: str) -> None:
 def test_every_page_reads_as_korean_and_the_choice_survives_a_page_switch(server):  # noqa: F811 (the fixture)
     from playwright.sync_api import sync_playwright
 
+    needs_korean_font()
     url, _ = server
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     shares = {}

@@ -29,7 +29,7 @@ from .limits import ServerBusy
 
 ABANDON_S = 3.0  # a waiting page polls twice a second: this many seconds of silence means it is gone
 BLOCKING_WAIT_S = 120.0  # ``with queue:`` waits this long before giving up (only code with no page uses it)
-DEFAULT_RUN_S = 1.2  # one default run on 2 cores (measured; see the README) until the server has measured its own
+DEFAULT_RUN_S = 0.5  # one default run on 2 cores (measured 0.36–0.47 s) until the server has measured its own
 RECENT = 20  # how many recent run durations the estimate reads
 
 

@@ -16,7 +16,7 @@ from ..classroom.store import RoomsOff, UnknownRoom
 from ..figures.room_answers import answer_counts_figure
 from ..lessons import LESSONS
 from .language import page_setup
-from .room import is_teacher_key, room_sidebar, show_off, store
+from .room import is_teacher_key, show_off, store, teacher_key
 from .texts import bound, language, t
 
 TEACHER = "room_teacher"  # session state: this session gave the right key
@@ -112,7 +112,7 @@ def _room(code: str) -> None:
 
 def main() -> None:
     page_setup("room.page")
-    room_sidebar()
+    teacher_key()  # made (and printed in the server's terminal) if this is the server's first page
     try:
         store()
     except RoomsOff as exc:

@@ -1,0 +1,200 @@
+"""A room of attendees changing settings at once, in real browsers: how long each waits for their page.
+
+Not part of the test suite (it takes a minute or two and measures time). It starts ``streamlit run app.py``
+with the README's workshop caps (``LOADERLAB_MAX_CONCURRENT_RUNS=2`` …) on a free port, opens N attendee
+pages in headless chromium (one browser context each: N separate sessions), waits until every page has
+drawn its first run, then — all at the same moment — each attendee clicks the ``batch_size`` slider at a
+different place (N different settings, so N different runs: the worst case; identical settings would share
+one). Each attendee's *wait* is the time from their click until their page has finished its script run and
+drawn the figure again. It counts errors (an exception box, "server is busy") and how many attendees saw
+their place in line.
+
+    .venv/bin/python benchmarks/classroom_load.py --attendees 20 [--rounds 2] [--page /] [--json out.json]
+
+Needs playwright's Python package and Debian's chromium (/usr/bin/chromium), as the browser tests do.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage"]
+WORKSHOP_CAPS = {"LOADERLAB_MAX_WORKERS": "2", "LOADERLAB_MAX_SAMPLES": "2000", "LOADERLAB_MAX_RUN_SECONDS": "20",
+                 "LOADERLAB_MAX_CONCURRENT_RUNS": "2"}
+SETTLED = """() => {
+  const app = document.querySelector('[data-testid=stApp]');
+  return app && app.getAttribute('data-test-script-state') === 'notRunning'
+    && document.querySelectorAll('[data-testid=stSkeleton]').length === 0
+    && document.querySelector('.js-plotly-plot') !== null;
+}"""
+ERRORS = """() => document.querySelectorAll('[data-testid=stException]').length
+  + (document.body.innerText.includes('server is busy') ? 1 : 0)"""
+WATCH_RUNNING = """() => {  // set a flag when the script starts running (a quick rerun may end between polls)
+  window.__loaderlabRan = false;
+  const app = document.querySelector('[data-testid=stApp]');
+  new MutationObserver(() => {
+    if (app.getAttribute('data-test-script-state') === 'running') window.__loaderlabRan = true;
+  }).observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
+}"""
+IN_LINE = "() => document.body.innerText.includes(' in line')"
+args_timeout_s = 180.0  # an attendee who waits longer counts as not served
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(env: dict, log: str | None = None) -> tuple[str, subprocess.Popen]:
+    port = free_port()
+    out = open(log, "w") if log else subprocess.DEVNULL
+    proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.port",
+                             str(port), "--server.headless", "true",
+                             # as in a workshop, nobody edits the source meanwhile: on this shared machine other
+                             # people's edits would make the watcher rescan the tree and rerun pages
+                             "--server.fileWatcherType", "none"], cwd=ROOT, env=env, start_new_session=True,
+                            stdout=out, stderr=out)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if urllib.request.urlopen(f"{url}/_stcore/health", timeout=1).status == 200:
+                return url, proc
+        except OSError:
+            time.sleep(0.2)
+    os.killpg(proc.pid, signal.SIGKILL)
+    raise SystemExit("streamlit did not become healthy within 60 s")
+
+
+async def settle(page, timeout_s: float = 120) -> None:
+    await page.wait_for_timeout(150)  # the rerun request reaches the server before we look
+    await page.wait_for_function(SETTLED, timeout=timeout_s * 1000, polling=50)
+
+
+async def open_attendee(browser, url: str, path: str):
+    context = await browser.new_context(viewport={"width": 1280, "height": 900})
+    page = await context.new_page()
+    await page.goto(url + path)
+    await settle(page, 300)
+    return page
+
+
+async def change_and_wait(page, fraction: float) -> dict:
+    """Click the batch_size slider at ``fraction`` of its track; the wait lasts until the page is drawn."""
+    track = page.get_by_test_id("stSlider").filter(has_text="batch_size").locator("[role=group] > div[data-orientation=horizontal]")
+    box = await track.bounding_box()
+    seen_line = False
+    thumb = page.get_by_test_id("stSlider").filter(has_text="batch_size").locator("input")
+    before = await thumb.get_attribute("aria-valuetext")
+    await page.evaluate(WATCH_RUNNING)
+    start = time.monotonic()
+    await page.mouse.click(box["x"] + box["width"] * fraction, box["y"] + box["height"] / 2)
+    while True:  # poll the page (50 ms): its rerun began and ended; did it show a place in line meanwhile?
+        seen_line = seen_line or await page.evaluate(IN_LINE)
+        if await page.evaluate("() => window.__loaderlabRan === true") and await page.evaluate(SETTLED):
+            break
+        if time.monotonic() - start > 3 and await thumb.get_attribute("aria-valuetext") == before:
+            return {"wait_s": None, "errors": 0, "in_line": False, "unchanged": before}  # the click hit the value it had
+        if time.monotonic() - start > args_timeout_s:
+            text = await page.evaluate("() => document.querySelector('[data-testid=stMain]')?.innerText || ''")
+            return {"wait_s": None, "errors": 1, "in_line": seen_line, "page_text": text[:600]}
+        await page.wait_for_timeout(50)
+    wait = time.monotonic() - start
+    value = await thumb.get_attribute("aria-valuetext")
+    return {"wait_s": wait, "batch_size": value, "errors": await page.evaluate(ERRORS), "in_line": seen_line}
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    k = max(0, min(len(ordered) - 1, round(q * (len(ordered) - 1))))
+    return ordered[k]
+
+
+async def main_async(args) -> dict:
+    from playwright.async_api import async_playwright
+
+    global args_timeout_s
+    args_timeout_s = args.timeout
+    env = {**os.environ, **WORKSHOP_CAPS, "LOADERLAB_ROOM_DB": str(Path(tempfile.mkdtemp()) / "rooms.sqlite3")}
+    url, proc = start_server(env, args.server_log)
+    results: list[dict] = []
+    try:
+        async with async_playwright() as pw:
+            browser = await pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            warm = await browser.new_page()
+            await warm.goto(url)  # a fresh server lists pages/ without app.py until "/" has loaded once
+            await settle(warm, 300)
+            await warm.close()
+            pages = []
+            for k in range(0, args.attendees, 5):  # open in fives: a room arrives over a minute, not at once
+                pages += await asyncio.gather(*(open_attendee(browser, url, args.page)
+                                                for _ in range(k, min(k + 5, args.attendees))))
+            for round_ in range(args.rounds):
+                # attendee i clicks at a place of their own: N different batch sizes, N different runs. Each
+                # round shifts everyone half a place (new settings, no cache hits) and half the room along
+                # (nobody clicks on their own slider's thumb, which would not move it)
+                n = args.attendees
+                fractions = [((i + round_ * (n // 2)) % n + 0.5 + 0.5 * (round_ % 2)) / (n + 1) for i in range(n)]
+                t0 = time.monotonic()
+                got = await asyncio.gather(*(change_and_wait(p, f) for p, f in zip(pages, fractions)))
+                for i, g in enumerate(got):
+                    results.append({"round": round_, "attendee": i, **g})
+                print(f"round {round_ + 1}: all {args.attendees} served in {time.monotonic() - t0:.1f} s",
+                      file=sys.stderr)
+            await browser.close()
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=30)
+    results = [r for r in results if "unchanged" not in r]  # no new setting, no run: not a request
+    waits = [r["wait_s"] for r in results if r["wait_s"] is not None]
+    summary = {
+        "attendees": args.attendees, "rounds": args.rounds, "page": args.page, "cores": os.cpu_count(),
+        "served": len(waits), "requests": len(results), "errors": sum(r["errors"] for r in results),
+        "saw_place_in_line": sum(r["in_line"] for r in results),
+        "distinct_settings": len({(r["round"], r.get("batch_size")) for r in results}),
+        "p50_s": round(statistics.median(waits), 2) if waits else None,
+        "p95_s": round(percentile(waits, 0.95), 2) if waits else None,
+        "max_s": round(max(waits), 2) if waits else None,
+        "load_avg_before": None,
+    }
+    return {"summary": summary, "results": results}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--attendees", type=int, default=20, help="browser sessions (default 20)")
+    parser.add_argument("--rounds", type=int, default=2, help="times everyone changes settings at once (default 2)")
+    parser.add_argument("--page", default="/?lang=en", help="the page attendees use (default: the home page)")
+    parser.add_argument("--json", help="write every attendee's numbers here")
+    parser.add_argument("--timeout", type=float, default=120.0, help="an attendee waiting longer is not served")
+    parser.add_argument("--server-log", help="write the server's output here")
+    args = parser.parse_args()
+    if args.attendees < 1 or args.rounds < 1:
+        parser.error("--attendees and --rounds must be at least 1")
+    load = os.getloadavg()
+    out = asyncio.run(main_async(args))
+    out["summary"]["load_avg_before"] = [round(x, 2) for x in load]
+    print(json.dumps(out["summary"], indent=1))
+    if args.json:
+        Path(args.json).write_text(json.dumps(out, indent=1))
+
+
+if __name__ == "__main__":
+    main()

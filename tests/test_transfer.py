@@ -1,4 +1,4 @@
-"""loaderlab.transfer: the model's arithmetic, its invariants, the summary, and the CUDA measurement (GPU only)."""
+"""loaderlab.scenarios.transfer: the model's arithmetic, its invariants, the summary, and the CUDA measurement (GPU only)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 import torch
 
-from loaderlab.transfer import (DEFAULT_GBPS, PINNED_AHEAD, SUMMARY_COLUMNS, TRANSFER_COLUMNS, main, measure_transfers,
+from loaderlab.scenarios.transfer import (DEFAULT_GBPS, PINNED_AHEAD, SUMMARY_COLUMNS, TRANSFER_COLUMNS, main, measure_transfers,
                                 model_transfers, summarise)
 
 MB = 1_000_000
@@ -183,7 +183,7 @@ def _fake_torch(sleeps: list[int]):
 
 
 def test_the_measuring_passes_record_copy_then_compute_for_every_batch():
-    from loaderlab.transfer import _pageable_pass, _pinned_pass, _table
+    from loaderlab.scenarios.transfer import _pageable_pass, _pinned_pass, _table
 
     sleeps: list[int] = []
     fake = _fake_torch(sleeps)

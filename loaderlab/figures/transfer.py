@@ -1,6 +1,6 @@
 """Host-to-device transfer figures: a timeline per copy mode, and where each mode's epoch time went.
 
-Twin of nothing in torch. Input: the tables of :mod:`loaderlab.transfer` (``TRANSFER_COLUMNS`` rows: mode,
+Twin of nothing in torch. Input: the tables of :mod:`loaderlab.scenarios.transfer` (``TRANSFER_COLUMNS`` rows: mode,
 batch, stage, start_ms, end_ms; and its ``summarise`` table). Output: plotly Figures. Pure: knows nothing
 of streamlit, of CUDA, or whether the times were measured or modelled; every word shown is an argument.
 """

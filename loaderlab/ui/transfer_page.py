@@ -1,6 +1,6 @@
 """The "Pinned memory & GPU transfer" page: pageable vs pinned + non_blocking copies, as timelines.
 
-Wiring only: widgets → ``loaderlab.transfer`` (measured with CUDA, modelled without) → figures, and a
+Wiring only: widgets → ``loaderlab.scenarios.transfer`` (measured with CUDA, modelled without) → figures, and a
 short run of the sidebar's loader with ``pin_memory=True`` to show its own pin stage.
 """
 
@@ -14,7 +14,7 @@ import torch
 
 from ..figures.transfer import transfer_timeline_figure, transfer_totals_figure
 from ..scenarios.run import RunConfig
-from ..transfer import (
+from ..scenarios.transfer import (
     DEFAULT_GBPS,
     MODES,
     STAGES,

@@ -2,7 +2,7 @@
 
 Twin of nothing in torch: it times (with CUDA) or models (without) the step after the DataLoader, where
 a batch leaves host memory for the GPU. Knows torch (to measure) and pandas; knows nothing of the
-loader engine, plotly or streamlit. ``python -m loaderlab.transfer --measure`` prints a measured table.
+loader engine, plotly or streamlit. ``python -m loaderlab.scenarios.transfer --measure`` prints a measured table.
 
 The two ways a training loop can move a batch, as both functions here see them:
 
@@ -243,7 +243,7 @@ def measure_transfers(batch_bytes: int, n_batches: int, compute_ms: float) -> pd
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m loaderlab.transfer",
+    parser = argparse.ArgumentParser(prog="python -m loaderlab.scenarios.transfer",
                                      description="Pageable vs pinned + non_blocking host-to-device copies.")
     parser.add_argument("--measure", action="store_true", help="time them on this machine's CUDA GPU")
     parser.add_argument("--mb", type=float, default=64.0, help="batch size in MB (default 64)")

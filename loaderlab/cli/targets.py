@@ -90,7 +90,7 @@ def import_module_named(name: str) -> Any:
 def make_loader(factory: Callable[[], Any], name: str) -> Any:
     import torch.utils.data
 
-    from .engine.loader import DataLoader
+    from ..engine.loader import DataLoader
 
     try:
         loader = factory()

@@ -1,0 +1,182 @@
+"""What each command of ``python -m loaderlab`` does: record, report, export, replay.
+
+Twin of nothing in torch. Wires :func:`loaderlab.record` and :mod:`loaderlab.trace.io` /
+:mod:`loaderlab.trace.chrome` / :mod:`loaderlab.trace.replay` to a shell; knows nothing of argparse's
+grammar (:mod:`.parser`), plotly or streamlit. Every mistake a user can make is raised as a
+:class:`~.targets.UserError`, which :func:`loaderlab.cli.main` prints as one line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from typing import Any, Callable
+
+from .targets import UserError, exception_line, import_target, make_loader
+
+PROGRESS_EVERY_S = 0.2  # redraw interval of the batch counter on a terminal
+LOG_EVERY_S = 5.0  # a progress line this often when stderr is a file or pipe (CI logs)
+
+
+# --- record --------------------------------------------------------------------------------------
+
+
+class _Progress:
+    """A batch counter on stderr: redrawn in place on a terminal, an occasional line in a log."""
+
+    def __init__(self, loader: Any, batches: int | None, epochs: int) -> None:
+        try:
+            per_epoch = len(loader)
+        except Exception:  # an IterableDataset without __len__
+            per_epoch = batches
+        self.count, self.total = 0, min(per_epoch, batches or per_epoch) * epochs if per_epoch else None
+        self.tty = sys.stderr.isatty()
+        self.started = self.shown = time.monotonic()
+
+    def __call__(self, batch: Any) -> None:
+        self.count += 1
+        now = time.monotonic()
+        if now - self.shown >= (PROGRESS_EVERY_S if self.tty else LOG_EVERY_S):
+            self.shown = now
+            of = f"/{self.total}" if self.total else ""
+            text = f"recording: {self.count}{of} batches, {now - self.started:.0f} s"
+            sys.stderr.write(f"\r{text}" if self.tty else f"{text}\n")
+            sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.tty and self.shown != self.started:
+            sys.stderr.write("\r\033[K")
+
+
+def cmd_record(args: argparse.Namespace) -> None:
+    from ..trace.io import save_trace
+    from ..trace.recorder import record
+
+    folder = os.path.dirname(os.path.abspath(args.output))
+    if not os.path.isdir(folder):  # checked first: a long recording should not be lost to a typo
+        raise UserError(f"cannot write {args.output}: there is no folder {folder}")
+    factory, name = import_target(args.target)
+    if args.world_size is not None:
+        return _record_ranks(args, factory, name)
+    loader = make_loader(factory, name)
+    progress = _Progress(loader, args.batches, args.epochs)
+    try:
+        frame = record(loader, args.epochs, max_batches=args.batches, consumer=progress)
+    except Exception as exc:
+        raise UserError(f"recording {name} failed after {progress.count} batches: {exception_line(exc)}") from None
+    finally:
+        progress.close()
+    _write(save_trace, frame, args.output)
+    seconds = frame["t_s"].iloc[-1] if len(frame) else 0.0
+    print(f"wrote {args.output}: {len(frame)} events, {progress.count} batches in {args.epochs} epoch(s), "
+          f"{seconds:.3f} s. Next: python -m loaderlab report {args.output}")
+
+
+def _record_ranks(args: argparse.Namespace, factory: Callable[..., Any], name: str) -> None:
+    """``record --world-size N``: the ranks and their merge live in :mod:`loaderlab.trace.ranks`."""
+    from ..trace.io import save_trace
+    from ..trace.ranks import DistributedRunError, record_ranks
+
+    try:
+        frame = record_ranks(factory, args.world_size, args.epochs, max_batches=args.batches,
+                             set_epoch=args.set_epoch, timeout_s=24 * 3600.0)
+    except (ValueError, TypeError) as exc:  # arguments rejected before any rank started
+        raise UserError(str(exc)) from None
+    except DistributedRunError as exc:
+        raise UserError(f"recording {name} across {args.world_size} ranks failed: {exc.failure.line()}") from None
+    _write(save_trace, frame, args.output)
+    batches = int((frame["kind"] == "batch_yield").sum())
+    print(f"wrote {args.output}: {len(frame)} events from {args.world_size} ranks, {batches} batches in "
+          f"{args.epochs} epoch(s), {frame['t_s'].iloc[-1]:.3f} s. Next: python -m loaderlab report {args.output}")
+
+
+# --- report and export -----------------------------------------------------------------------------
+
+
+def _load(path: str) -> Any:
+    from ..trace.io import TraceFileError, load_trace
+
+    try:
+        return load_trace(path)
+    except TraceFileError as exc:
+        raise UserError(str(exc)) from None
+
+
+def _write(save: Callable[[Any, str], None], frame: Any, path: str) -> None:
+    try:
+        save(frame, path)
+    except OSError as exc:
+        raise UserError(f"cannot write {path} ({exc.strerror or exc}); check the folder exists and is writable") from None
+
+
+def summary_text(frame: Any) -> str:
+    """A minimal report (used until :mod:`loaderlab.trace.findings` is there): counts and duration."""
+    settings = frame.attrs.get("loader") or {}
+    yields = frame[frame["kind"] == "batch_yield"]
+    seconds = float(frame["t_s"].iloc[-1]) if len(frame) else 0.0
+    lines = [f"{len(frame)} events over {seconds:.3f} s, {frame.attrs.get('epochs', '?')} epoch(s), "
+             f"{len(yields)} batches handed to the loop"]
+    if settings:
+        lines.append("loader: " + ", ".join(f"{k}={v}" for k, v in settings.items()))
+    lines.append("events per kind:")
+    for kind, count in frame["kind"].value_counts(sort=False).items():
+        lines.append(f"  {kind:<16} {count}")
+    return "\n".join(lines)
+
+
+def cmd_report(args: argparse.Namespace) -> None:
+    frame = _load(args.trace)
+    try:
+        from ..trace.report import report_text
+    except ModuleNotFoundError as exc:
+        if exc.name != "loaderlab.trace.findings":
+            raise
+        print(summary_text(frame))
+        return
+    print(report_text(frame, args.lang))
+
+
+def cmd_export(args: argparse.Namespace) -> None:
+    from ..trace.chrome import save_chrome_trace
+
+    frame = _load(args.trace)
+    _write(save_chrome_trace, frame, args.chrome)
+    print(f"wrote {args.chrome}: open it at https://ui.perfetto.dev (or chrome://tracing)")
+
+
+def _rate(frame: Any) -> tuple[float, str]:
+    """(batches per second, the loop's wait as the report and the pages word it) of a trace."""
+    from ..trace.analysis import SECONDS_SPEC, loop_wait
+
+    yields = frame[frame["kind"] == "batch_yield"]
+    seconds = float(frame["t_s"].iloc[-1]) if len(frame) else 0.0
+    loop = loop_wait(frame)  # one definition of waiting: the report's, the timelines page's, the verdict's
+    return (len(yields) / seconds if seconds else 0.0), f"{format(loop.wait_s, SECONDS_SPEC)} s ({loop.share_text()})"
+
+
+def cmd_replay(args: argparse.Namespace) -> None:
+    from ..trace.replay import model_note, replay
+    from ..trace.io import save_trace
+
+    frame = _load(args.trace)
+    changes = {name: value for name, value in (("num_workers", args.num_workers),
+               ("prefetch_factor", args.prefetch_factor), ("batch_size", args.batch_size),
+               ("in_order", args.in_order), ("persistent_workers", args.persistent_workers)) if value is not None}
+    if not changes:
+        raise UserError("say what to change, e.g. --num-workers 4 (see `python -m loaderlab replay --help`)")
+    try:
+        out = replay(frame, io_bound=args.io_bound, **changes)
+    except (ValueError, TypeError) as exc:
+        raise UserError(exception_line(exc)) from None
+    if args.output:
+        _write(save_trace, out, args.output)
+    (rate_a, wait_a), (rate_b, wait_b) = _rate(frame), _rate(out)
+    print("changed: " + ", ".join(f"{k}={v}" for k, v in changes.items()))
+    print(f"recorded: {rate_a:8.1f} batches/s, loop waited {wait_a}")
+    print(f"replayed: {rate_b:8.1f} batches/s, loop waited {wait_b}  ({rate_b / rate_a if rate_a else float('nan'):.2f}x)")
+    print(model_note(out.attrs["replay_model"]))
+
+
+COMMANDS = {"record": cmd_record, "report": cmd_report, "export": cmd_export, "replay": cmd_replay}

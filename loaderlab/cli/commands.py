@@ -111,30 +111,10 @@ def _write(save: Callable[[Any, str], None], frame: Any, path: str) -> None:
         raise UserError(f"cannot write {path} ({exc.strerror or exc}); check the folder exists and is writable") from None
 
 
-def summary_text(frame: Any) -> str:
-    """A minimal report (used until :mod:`loaderlab.trace.findings` is there): counts and duration."""
-    settings = frame.attrs.get("loader") or {}
-    yields = frame[frame["kind"] == "batch_yield"]
-    seconds = float(frame["t_s"].iloc[-1]) if len(frame) else 0.0
-    lines = [f"{len(frame)} events over {seconds:.3f} s, {frame.attrs.get('epochs', '?')} epoch(s), "
-             f"{len(yields)} batches handed to the loop"]
-    if settings:
-        lines.append("loader: " + ", ".join(f"{k}={v}" for k, v in settings.items()))
-    lines.append("events per kind:")
-    for kind, count in frame["kind"].value_counts(sort=False).items():
-        lines.append(f"  {kind:<16} {count}")
-    return "\n".join(lines)
-
-
 def cmd_report(args: argparse.Namespace) -> None:
+    from ..trace.report import report_text
+
     frame = _load(args.trace)
-    try:
-        from ..trace.report import report_text
-    except ModuleNotFoundError as exc:
-        if exc.name != "loaderlab.trace.findings":
-            raise
-        print(summary_text(frame))
-        return
     print(report_text(frame, args.lang))
 
 

@@ -205,6 +205,13 @@ class RunFailed(Exception):
         return (RunFailed, (self.report,))
 
 
+def stamp_run(frame: pd.DataFrame, config: RunConfig, caught: list[warnings.WarningMessage]) -> None:
+    """The attrs every recorded run carries: ``config`` (without the uploaded tables, which can be large)
+    and the text of each warning ``caught`` during the run, once, in order."""
+    frame.attrs["config"] = {k: v for k, v in asdict(config).items() if not k.startswith("uploaded_")}
+    frame.attrs["warnings"] = list(dict.fromkeys(str(w.message) for w in caught))
+
+
 def run(config: RunConfig, *, max_seconds: float | None = None, guard: RunGuard | None = None,
         live: Any = None) -> pd.DataFrame:
     """Record ``config``'s run; torch's warnings (text, in order) are kept in ``frame.attrs["warnings"]``.
@@ -221,8 +228,7 @@ def run(config: RunConfig, *, max_seconds: float | None = None, guard: RunGuard 
                                    consumer=Consumer(config.consumer_ms / 1000), sample_info=label_and_length,
                                    guard=guard, memory_interval_s=MEMORY_INTERVAL_S, live=live)
     frame = recording.frame
-    frame.attrs["config"] = {k: v for k, v in asdict(config).items() if not k.startswith("uploaded_")}
-    frame.attrs["warnings"] = list(dict.fromkeys(str(w.message) for w in caught))
+    stamp_run(frame, config, caught)
     error, stopped = recording.error, recording.stopped
     if error is not None:
         report = FailureReport(faults.failure_site(frame, error), type(error).__name__, str(error), frame)

@@ -2,7 +2,8 @@
 vs length bucketing, both padded, cell by cell and batch by batch.
 
 Wiring only: the shared sidebar → two cached runs → padding audits → the figures of
-:mod:`loaderlab.figures.padding`. The default collate is run by :func:`.page_runs.default_collate_error`.
+:mod:`loaderlab.figures.padding`. The default collate is run by
+:func:`loaderlab.scenarios.custom_runs.default_collate_error`.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from ..trace.audits import padding_audit, samples
 from ..trace.findings import padding_findings
 from .language import page_setup
 from .outcome import show_warnings
-from .page_runs import default_collate_error
+from ..scenarios.custom_runs import default_collate_error
 from .settings import cached_run, sidebar_config, torch_code
 from .texts import language, t
 

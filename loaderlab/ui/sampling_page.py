@@ -3,7 +3,7 @@ class weights edited by hand) on the same data, batch by batch and epoch by epoc
 weights mistake run for real.
 
 Wiring only: the shared sidebar → cached runs → label audits → the figures of :mod:`loaderlab.figures.labels`.
-The hand-weighted runs come from :mod:`.page_runs` (RunConfig has no field for custom weights yet).
+The hand-weighted runs come from :mod:`loaderlab.scenarios.custom_runs` (RunConfig has no field for custom weights yet).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from ..trace.audits import label_audit
 from ..trace.findings import label_findings
 from .language import page_setup
 from .outcome import show_warnings
-from .page_runs import weights_run
+from ..scenarios.custom_runs import weights_run
 from .settings import cached_run, run_lock, running, sidebar_config, torch_code
 from .texts import language, t
 

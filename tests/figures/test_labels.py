@@ -12,7 +12,7 @@ from loaderlab.figures.labels import (MAX_FRAMES, batch_counts, coverage_figure,
 from loaderlab.scenarios.datasets import inverse_frequency_weights
 from loaderlab.scenarios.run import RunConfig, labels_and_lengths, run
 from loaderlab.trace.audits import label_audit
-from loaderlab.ui.page_runs import weights_run
+from loaderlab.scenarios.custom_runs import weights_run
 
 WORDS = dict(x_title="batch", y_title="samples", y_title_grouped="samples per {g} batches", hover="h",
              hover_grouped="hg", play="Play", pause="Pause", slider_prefix="batches: ")

@@ -11,7 +11,7 @@ from loaderlab.figures.padding import (first_batches, padding_fraction_figure, p
                                        padding_totals)
 from loaderlab.scenarios.run import RunConfig, run
 from loaderlab.trace.audits import padding_audit, samples
-from loaderlab.ui.page_runs import default_collate_error
+from loaderlab.scenarios.custom_runs import default_collate_error
 
 DOCSTRINGS = RunConfig(source="stdlib_docstrings", collate="pad", cost_ms=0.0, consumer_ms=0.0, num_workers=0,
                        batch_size=16)

@@ -1,4 +1,4 @@
-"""Runs and checks the sampling and padding pages need beyond what ``RunConfig`` can express.
+"""Runs and checks beyond what ``RunConfig`` can express (the sampling and padding pages use them).
 
 Twin of nothing in torch. ``weights_run`` records a loader whose ``WeightedRandomSampler`` gets weights
 given by hand (per sample, or — the common mistake — one per class); it stands in for a
@@ -10,16 +10,16 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
-from dataclasses import asdict, replace
+from dataclasses import replace
 
 import pandas as pd
 import torch
 
 from ..engine.loader import DataLoader
 from ..engine.sampler import WeightedRandomSampler
-from ..scenarios.datasets import Workload, label_and_length
-from ..scenarios.run import Consumer, RunConfig, build_loader, labels_and_lengths
 from ..trace.recorder import record
+from .datasets import Workload, label_and_length
+from .run import Consumer, RunConfig, build_loader, labels_and_lengths, stamp_run
 
 
 def weights_loader(config: RunConfig, weights: Sequence[float]) -> DataLoader:
@@ -51,8 +51,7 @@ def weights_run(config: RunConfig, weights: Sequence[float]) -> pd.DataFrame:
         warnings.simplefilter("always")
         frame = record(weights_loader(config, weights), epochs=config.epochs,
                        consumer=Consumer(config.consumer_ms / 1000), sample_info=label_and_length)
-    frame.attrs["config"] = {k: v for k, v in asdict(config).items() if not k.startswith("uploaded_")}
-    frame.attrs["warnings"] = list(dict.fromkeys(str(w.message) for w in caught))
+    stamp_run(frame, config, caught)
     return frame
 
 

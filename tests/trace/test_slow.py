@@ -121,3 +121,33 @@ def test_the_korean_verdict_shows_the_same_numbers():
     (verdict,) = [f for f in F.all_findings(frame) if f.kind in ("loader_bound", "model_bound")]
     ko = verdict.text("ko")
     assert f"{loop.wait_text()}초" in ko and re.search(rf"대기 비율 {re.escape(loop.share_text())}", ko)
+
+
+def _fetch_trace(costs_s: list[float], batch_size: int = 32, workers: int = 2):
+    """A made-up trace: samples fetched one after another, batch b by worker b % workers."""
+    from loaderlab.engine import events as ev
+    from loaderlab.trace.frame import events_frame
+
+    clock = [0] * workers
+    events = []
+    for i, cost in enumerate(costs_s):
+        batch = i // batch_size
+        w = batch % workers
+        begin, clock[w] = clock[w], clock[w] + int(cost * 1e9) + 1000
+        events += [ev.Event(ev.FETCH_BEGIN, begin, 100 + w, w, 0, batch, i, "", 0, -1, -1, ""),
+                   ev.Event(ev.FETCH_END, clock[w], 100 + w, w, 0, batch, i, "", 0, -1, -1, "")]
+    return events_frame(events)
+
+
+def test_microsecond_samples_count_only_the_stragglers_that_hold_the_loop():
+    """µs samples make one batch's fetching a tenth of a millisecond: scheduler blips of a few tenths must
+    not join the planted stragglers' count (a recorded stock loader said 58 for 40 planted)."""
+    costs = [5e-6] * 2048
+    planted = set(range(0, 2048, 100))  # 21 samples of 20 ms, in a third of the batches
+    blips = set(range(25, 2048, 200))  # 11 samples of 0.3 ms: 60x the median, but nothing to the loop
+    for i in planted:
+        costs[i] = 0.02
+    for i in blips:
+        costs[i] = 0.0003
+    (found,) = slow.stragglers(_fetch_trace(costs))
+    assert found["count"] == len(planted)

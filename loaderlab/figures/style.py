@@ -18,11 +18,6 @@ def lane_name(worker: int) -> str:
     return "main" if worker < 0 else f"worker {worker}"
 
 
-def _columns(text: str) -> int:
-    """Display width: a wide character (Hangul, CJK) takes two columns."""
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
-
-
 # Text that must fit a box (the pipeline tour) is drawn in Arial or its metric twin, so that text_px's
 # estimate holds on every machine (plotly's default list starts with Open Sans and Verdana, which are wider);
 # Hangul falls back to the system's CJK font.
@@ -86,6 +81,15 @@ def wrap_px(text: str, width_px: float, size: float, *, bold: bool = False) -> l
     return lines
 
 
+def boxed_lines(title: str, body: str, width_px: float, size: float) -> list[str]:
+    """The text of a box ``width_px`` wide, line by line (plotly's ``<br>`` joins them): ``title`` in bold,
+    then ``body`` (whose own newlines also break lines)."""
+    lines = [f"<b>{w}</b>" for w in wrap_px(title, width_px, size, bold=True)]
+    for part in body.split("\n"):
+        lines += wrap_px(part, width_px, size)
+    return lines
+
+
 def margin(**least) -> dict:
     """:data:`MARGIN` with some sides changed (``t=70`` for a legend above the plot…)."""
     return {**MARGIN, **least}
@@ -98,18 +102,6 @@ def fit_axes(fig):
     fig.update_xaxes(automargin=True, title_standoff=TITLE_STANDOFF)
     fig.update_yaxes(automargin=True, title_standoff=TITLE_STANDOFF)
     return fig
-
-
-def wrap(text: str, width: int) -> list[str]:
-    """``text`` in lines of at most ``width`` columns, broken at plain spaces only (a no-break space keeps a
-    number with its unit; a longer word keeps its own line)."""
-    lines: list[str] = []
-    for word in filter(None, text.split(" ")):
-        if lines and _columns(lines[-1]) + 1 + _columns(word) <= width:
-            lines[-1] += " " + word
-        else:
-            lines.append(word)
-    return lines
 
 
 # A slider step or Pause: jump to a frame at once, no easing (frames are moments, not tweens).

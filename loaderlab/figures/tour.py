@@ -22,7 +22,7 @@ from plotly.subplots import make_subplots
 from ..engine import events as ev
 from ..trace.analysis import main_wait
 from ..trace.tables import hand_overs, normal, pair, parse_indices, rows, settings
-from .style import BOX_FONT, LINE_SPACING, MIN_FIGURE_PX, STAGE_COLOURS, text_px, wrap_px
+from .style import BOX_FONT, LINE_SPACING, MIN_FIGURE_PX, STAGE_COLOURS, boxed_lines, text_px
 
 # The boxes, left to right; the two per-worker ones get one box per worker, stacked.
 # torch pins in a thread between the result queue and the data queue; main reorders what it reads from there.
@@ -44,27 +44,11 @@ IDLE_LINE, IDLE_TEXT = "#9e9e9e", "#757575"
 HALF_W, HALF_H = 0.46, 0.43  # box half-size in column / row units
 X_RANGE = (-0.48, len(BOXES) - 0.52)  # the diagram's columns, edge to edge
 SIDE_PX, TOP_PX, BOTTOM_PX, GAP_PX = 10, 50, 50, 45  # margins (the title above, the x title below), panel gap
-FONT_PX, TICK_PX = 10, 12  # box text; the lower panel's labels
-PAD_PX = 4  # least room between a box's text and its outline, on every side
-ROW_PX = 110  # least height of a row of per-worker boxes; a box whose text needs more makes every row taller
-ONE_ROW_PX = 170  # … of the one row when there are no per-worker rows
+FONT_PX, TICK_PX, PAD_PX = 10, 12, 4  # box text; the lower panel's labels; least room around a box's text
+# A box's width in the narrowest figure the pages lay out (its text is wrapped to fit that).
+BOX_PX = 2 * HALF_W / (X_RANGE[1] - X_RANGE[0]) * (MIN_FIGURE_PX - 2 * SIDE_PX)
+ROW_PX, ONE_ROW_PX = 110, 170  # least height of a row of per-worker boxes / of the one row without them
 BAR_PX = 30  # the lower panel: one bar per segment
-
-
-def box_size_px(figure_px: float = MIN_FIGURE_PX) -> float:
-    """How wide a box is drawn in a figure ``figure_px`` wide (text is wrapped to fit the narrowest,
-    :data:`~loaderlab.figures.style.MIN_FIGURE_PX`)."""
-    return 2 * HALF_W / (X_RANGE[1] - X_RANGE[0]) * (figure_px - 2 * SIDE_PX)
-
-
-def box_lines(name: str, note: str | None) -> list[str]:
-    """A box's text, line by line, each no wider than the box: its name in bold, then its note (a
-    template's own "\n" also breaks a line)."""
-    width = box_size_px() - 2 * PAD_PX
-    lines = [f"<b>{w}</b>" for w in wrap_px(name, width, FONT_PX, bold=True)]
-    for part in (note or "").split("\n"):
-        lines += wrap_px(part, width, FONT_PX)
-    return lines
 
 
 @dataclass(frozen=True)
@@ -267,7 +251,7 @@ def tour_figure(j: Journey, *, box_names: dict[str, str], notes: dict[str, str],
         name = box_names[b["box"]].format(k=b["k"])
         if j.num_workers == 0 and b["box"] in PER_WORKER:
             name = box_names["worker_main" if b["box"] == "worker" else "index_queue_none"]
-        b["lines"] = box_lines(name, notes.get(b["box"], "") if b["on"] else None)
+        b["lines"] = boxed_lines(name, notes.get(b["box"], "") if b["on"] else "", BOX_PX - 2 * PAD_PX, FONT_PX)
     # Rows tall enough for the box with the most lines: a box is 2·hh rows high and its text must fit inside.
     row_px = max([ONE_ROW_PX if rows_ == 1 else ROW_PX]
                  + [(len(b["lines"]) * FONT_PX * LINE_SPACING + 2 * PAD_PX) / (2 * b["hh"]) for b in boxes])

@@ -187,6 +187,14 @@ class DataLoader(Generic[_T_co]):
         self._epochs_started += 1
         return it
 
+    def release_persistent_workers(self) -> None:
+        """Shut down the workers a ``persistent_workers`` loader keeps between epochs, and forget its
+        iterator (the next ``iter()`` starts fresh ones). torch has no such method: its loader frees them
+        only when it is garbage-collected; a recorder must not leave them running after a run."""
+        if self._iterator is not None:
+            self._iterator.stop_workers()
+            self._iterator = None
+
     def __len__(self) -> int:
         if self._is_iterable:
             length = self._IterableDataset_len_called = len(self.dataset)

@@ -279,6 +279,13 @@ class MultiProcessIter(BaseIter):
     def worker_pids(self) -> list[int]:
         return [w.pid for w in self._workers]
 
+    @property
+    def live_workers(self) -> set[int]:
+        return set() if self._shutdown else {k for k, w in enumerate(self._workers) if w.is_alive()}
+
+    def stop_workers(self) -> None:
+        shutdown_workers(self)
+
     def _shutdown_workers(self) -> None:
         shutdown_workers(self)
 

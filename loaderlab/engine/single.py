@@ -92,9 +92,7 @@ class BaseIter:
 
     def _next_traced(self) -> Any:
         tracer = self._tracer
-        if self._consumer_running:
-            tracer.emit(ev.CONSUMER_END, ev.MAIN_PROCESS, self._epoch, self._num_yielded - 1)
-            self._consumer_running = False
+        self.end_consumer_span()
         try:
             data = self._next_data()
         except StopIteration:
@@ -120,6 +118,23 @@ class BaseIter:
 
     def __len__(self) -> int:
         return len(self._index_sampler)
+
+    # --- what a recorder asks of an iterator (loaderlab.trace.session); torch's iterators have none of it ---
+
+    def end_consumer_span(self) -> None:
+        """Close the loop-body span of the last batch handed out, if open: ``next()`` closes it, and a
+        loop that stops early (``break``, a batch limit, a stop) never calls ``next()`` again."""
+        if self._consumer_running:
+            self._tracer.emit(ev.CONSUMER_END, ev.MAIN_PROCESS, self._epoch, self._num_yielded - 1)
+            self._consumer_running = False
+
+    @property
+    def live_workers(self) -> set[int]:
+        """Ids of the worker processes still running; none without workers or once they were shut down."""
+        return set()
+
+    def stop_workers(self) -> None:
+        """Shut every worker down now (idempotent); nothing to do without workers."""
 
     def __getstate__(self):
         raise NotImplementedError("{} cannot be pickled", self.__class__.__name__)

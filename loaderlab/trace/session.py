@@ -28,7 +28,6 @@ import pandas as pd
 from ..engine import events as ev
 from ..engine.interrupt import RunGuard, RunStopped, UnsentResult
 from ..engine.memory import MemorySampler
-from ..engine.shutdown import shutdown_workers
 from ..engine.worker import UNSENT
 from .frame import events_frame, loader_settings
 
@@ -77,10 +76,9 @@ class SessionTracer(ev.ListTracer):
 
 
 def _ask_for_stacks(it: Any, tracer: SessionTracer) -> None:
-    workers = getattr(it, "_workers", None)
-    if not workers or getattr(it, "_shutdown", True):
+    alive = it.live_workers
+    if not alive:
         return
-    alive = {k for k, w in enumerate(workers) if w.is_alive()}
     tracer.stacks_from.clear()
     it.request_stacks()
     tracer.wait_for_stacks(alive, STACKS_WAIT_S)
@@ -88,11 +86,9 @@ def _ask_for_stacks(it: Any, tracer: SessionTracer) -> None:
 
 def close_epoch(it: Any, stop_workers: bool) -> None:
     """End an epoch the loop left early: close the consumer span and, unless persistent, stop the workers."""
-    if it._consumer_running:
-        it._tracer.emit(ev.CONSUMER_END, ev.MAIN_PROCESS, it._epoch, it._num_yielded - 1)
-        it._consumer_running = False
-    if stop_workers and hasattr(it, "_workers"):
-        shutdown_workers(it)
+    it.end_consumer_span()
+    if stop_workers:
+        it.stop_workers()
 
 
 def record_session(loader, epochs: int = 1, *, max_batches: int | None = None,
@@ -141,9 +137,8 @@ def record_session(loader, epochs: int = 1, *, max_batches: int | None = None,
             sampler.stop()
         if it is not None:
             close_epoch(it, stop_workers=True)
-        if loader.persistent_workers and loader._iterator is not None:
-            shutdown_workers(loader._iterator)
-            loader._iterator = None
+        if loader.persistent_workers:
+            loader.release_persistent_workers()
         loader.tracer = previous
     frame = events_frame(tracer.snapshot())
     frame.attrs["loader"] = loader_settings(loader)

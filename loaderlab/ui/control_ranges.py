@@ -22,7 +22,7 @@ from ..scenarios.run import BATCH_SAMPLERS, COLLATES, KINDS, SAMPLERS, SOURCES, 
 SYNTHETIC_MOST = 5000  # the synthetic dataset's slider ends here even when LOADERLAB_MAX_SAMPLES allows more
 CHOICES: dict[str, tuple[str, ...]] = {"source": SOURCES, "kind": KINDS, "sampler": SAMPLERS,
                                        "batch_sampler": BATCH_SAMPLERS, "collate": COLLATES, "fault": FAULTS}
-APP_KEYS = ("lang", "lesson", "embed", "embed_options")  # query keys that are not settings
+APP_KEYS = ("lang", "lesson", "room", "embed", "embed_options")  # query keys that are not settings
 CAP_VARIABLES = {"num_workers": "LOADERLAB_MAX_WORKERS", "slow_worker": "LOADERLAB_MAX_WORKERS",
                  "n_samples": "LOADERLAB_MAX_SAMPLES"}
 _TYPES = {f.name: type(getattr(RunConfig(), f.name)) for f in fields(RunConfig) if not f.name.startswith("uploaded_")}

@@ -113,8 +113,8 @@ def _watch(handle, config: RunConfig) -> None:
 
 
 def outcome(config: RunConfig):
-    """``config``'s recorded outcome (trace or FailureReport), watched live while it runs. Raises
-    ``ServerBusy`` when no run slot frees up, and whatever the run raised otherwise."""
+    """``config``'s recorded outcome (trace or FailureReport), watched live while it runs; while every run
+    slot is taken, the page shows its place in line (:mod:`.waiting_line`). Raises what the run raised."""
     for _ in range(3):  # a run stopped as abandoned just before we attached is started again, once
         try:
             return _cached_run(config)

@@ -40,6 +40,8 @@ def wait_turn(registry: RunRegistry, config, seconds: float) -> BackgroundRun:
             if place == 0 and not ticket.granted.is_set() and ticket.dropped:  # dropped while this page slept
                 ticket = queue.join(config, ticket.on_grant)
                 continue
+            # redrawn on every poll even when the words are the same: an st.* call is where a rerun (the
+            # attendee changed settings again) interrupts this loop, and the finally gives the place up
             box.info(place_text(max(place, 1), queue.estimate_s(ticket), queue.size))
             queue.touch(ticket)
             ticket.granted.wait(POLL_S)

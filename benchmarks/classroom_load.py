@@ -31,6 +31,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+import psutil
+
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -121,6 +123,22 @@ async def change_and_wait(page, fraction: float) -> dict:
     return {"wait_s": wait, "batch_size": value, "errors": await page.evaluate(ERRORS), "in_line": seen_line}
 
 
+def cpu_seconds(root: int) -> float:
+    """CPU time (user + system) of ``root`` and its live descendants."""
+    total = 0.0
+    try:
+        procs = [psutil.Process(root), *psutil.Process(root).children(recursive=True)]
+    except psutil.Error:
+        return 0.0
+    for p in procs:
+        try:
+            t = p.cpu_times()
+            total += t.user + t.system + t.children_user + t.children_system
+        except psutil.Error:
+            pass
+    return total
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     k = max(0, min(len(ordered) - 1, round(q * (len(ordered) - 1))))
@@ -135,9 +153,16 @@ async def main_async(args) -> dict:
     env = {**os.environ, **WORKSHOP_CAPS, "LOADERLAB_ROOM_DB": str(Path(tempfile.mkdtemp()) / "rooms.sqlite3")}
     url, proc = start_server(env, args.server_log)
     results: list[dict] = []
+    cpu: list[dict] = []
     try:
         async with async_playwright() as pw:
-            browser = await pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            executable = CHROMIUM
+            if args.browser_nice:  # the browsers stand in for the attendees' own laptops: they yield the cores
+                wrapper = Path(tempfile.mkdtemp()) / "chromium"
+                wrapper.write_text(f'#!/bin/sh\nexec nice -n {args.browser_nice} {CHROMIUM} "$@"\n')
+                wrapper.chmod(0o755)
+                executable = str(wrapper)
+            browser = await pw.chromium.launch(executable_path=executable, args=ARGS)
             warm = await browser.new_page()
             await warm.goto(url)  # a fresh server lists pages/ without app.py until "/" has loaded once
             await settle(warm, 300)
@@ -152,8 +177,11 @@ async def main_async(args) -> dict:
                 # (nobody clicks on their own slider's thumb, which would not move it)
                 n = args.attendees
                 fractions = [((i + round_ * (n // 2)) % n + 0.5 + 0.5 * (round_ % 2)) / (n + 1) for i in range(n)]
-                t0 = time.monotonic()
+                t0, server0, browser0 = time.monotonic(), cpu_seconds(proc.pid), cpu_seconds(os.getpid())
                 got = await asyncio.gather(*(change_and_wait(p, f) for p, f in zip(pages, fractions)))
+                cpu.append({"round": round_, "wall_s": round(time.monotonic() - t0, 2),
+                            "server_cpu_s": round(cpu_seconds(proc.pid) - server0, 2),  # pages, runs, workers
+                            "browser_cpu_s": round(cpu_seconds(os.getpid()) - browser0, 2)})  # chromium + this
                 for i, g in enumerate(got):
                     results.append({"round": round_, "attendee": i, **g})
                 print(f"round {round_ + 1}: all {args.attendees} served in {time.monotonic() - t0:.1f} s",
@@ -166,6 +194,7 @@ async def main_async(args) -> dict:
     waits = [r["wait_s"] for r in results if r["wait_s"] is not None]
     summary = {
         "attendees": args.attendees, "rounds": args.rounds, "page": args.page, "cores": os.cpu_count(),
+        "browser_nice": args.browser_nice,
         "served": len(waits), "requests": len(results), "errors": sum(r["errors"] for r in results),
         "saw_place_in_line": sum(r["in_line"] for r in results),
         "distinct_settings": len({(r["round"], r.get("batch_size")) for r in results}),
@@ -173,6 +202,7 @@ async def main_async(args) -> dict:
         "p95_s": round(percentile(waits, 0.95), 2) if waits else None,
         "max_s": round(max(waits), 2) if waits else None,
         "load_avg_before": None,
+        "cpu_per_round": cpu,
     }
     return {"summary": summary, "results": results}
 
@@ -185,6 +215,9 @@ def main() -> None:
     parser.add_argument("--json", help="write every attendee's numbers here")
     parser.add_argument("--timeout", type=float, default=120.0, help="an attendee waiting longer is not served")
     parser.add_argument("--server-log", help="write the server's output here")
+    parser.add_argument("--browser-nice", type=int, default=0,
+                        help="run chromium at this nice level (19: the browsers only take what the server leaves, "
+                             "as if they ran on the attendees' laptops); default 0: they compete as equals")
     args = parser.parse_args()
     if args.attendees < 1 or args.rounds < 1:
         parser.error("--attendees and --rounds must be at least 1")

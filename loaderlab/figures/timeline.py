@@ -15,6 +15,7 @@ import math
 import pandas as pd
 import plotly.graph_objects as go
 
+from ..trace import kinds
 from ..trace.utilisation import intervals_where
 from .style import STAGE_COLOURS, lane_name
 
@@ -22,7 +23,8 @@ from .style import STAGE_COLOURS, lane_name
 CAPPED_IDLE = "idle_capped"
 COLOURS = {**STAGE_COLOURS, CAPPED_IDLE: "#f4b6b6"}
 MARK_COLOUR = "#000000"
-STALL_KINDS = ("straggler", "head_of_line", "stalled_worker", "worker_vanished", "slow_first_batch", "error")
+STALL_KINDS = (kinds.STRAGGLER, kinds.HEAD_OF_LINE, kinds.STALLED_WORKER, kinds.WORKER_VANISHED,
+               kinds.SLOW_FIRST_BATCH, kinds.ERROR)
 
 
 def _lane_key(lane: str) -> tuple:
@@ -99,7 +101,7 @@ def stall_spans(spans: pd.DataFrame, stalls: pd.DataFrame) -> pd.DataFrame:
                 picked.append(on_worker[(on_worker["stage"] == "fetch") & (on_worker["index"] == s.index)])
             else:
                 picked.append(on_worker[on_worker["stage"].isin(("fetch", "collate"))])
-        if s.kind == "head_of_line":
+        if s.kind == kinds.HEAD_OF_LINE:
             picked.append(mine[(mine["worker"] < 0) & (mine["stage"] == "wait")])
     picked = [p for p in picked if len(p)]
     if not picked:

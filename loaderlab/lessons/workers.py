@@ -12,6 +12,7 @@ import math
 
 import pandas as pd
 
+from ..trace import kinds
 from ..trace.analysis import batch_latency, queue_depths, spans, wait_totals
 from ..trace.audits import samples
 from ..trace.findings import correctness_findings
@@ -134,7 +135,7 @@ def _seeds(frame: pd.DataFrame) -> dict[int, str]:
 
 
 def seeding_answer(frame: pd.DataFrame) -> tuple[str, dict]:
-    found = [f for f in correctness_findings(frame) if f.kind == "identical_rng"]
+    found = [f for f in correctness_findings(frame) if f.kind == kinds.IDENTICAL_RNG]
     s = samples(frame, handed_only=False)
     params = {"samples": len(s), "n": len(s["label"].unique()), "workers": len(_seeds(frame)),
                   "seeds": _show(_seeds(frame).values())}

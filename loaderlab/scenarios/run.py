@@ -26,7 +26,7 @@ from ..engine.collate import default_collate
 from ..engine.interrupt import RunGuard, UnsentResult
 from ..engine.loader import DataLoader
 from ..engine.sampler import WeightedRandomSampler
-from ..trace import faults
+from ..trace import faults, kinds
 from ..trace.session import record_session
 from . import sources
 from .datasets import (FAULTS, IN_WORKERS_ONLY, BucketBatchSampler, FaultCollate, TableDataset, TableStream,
@@ -98,11 +98,11 @@ PRESETS: dict[str, dict[str, Any]] = {
 # What each preset is for: the finding kind (loaderlab.trace.findings) its run demonstrates, and the page
 # (file stem in pages/) meant to show it. tests/scenarios/test_preset_findings.py runs every preset and checks.
 PRESET_FINDINGS: dict[str, tuple[str, str]] = {
-    "one slow worker": ("slow_worker", "3_Worker_timelines"),
-    "prefetch starved": ("loader_bound", "3_Worker_timelines"),
-    "95/5 imbalance": ("class_imbalance", "4_Sampling_and_imbalance"),
-    "unsharded IterableDataset": ("iterable_duplicates", "3_Worker_timelines"),
-    "padding waste": ("padding_waste", "5_Padding_and_collate"),
+    "one slow worker": (kinds.SLOW_WORKER, "3_Worker_timelines"),
+    "prefetch starved": (kinds.LOADER_BOUND, "3_Worker_timelines"),
+    "95/5 imbalance": (kinds.CLASS_IMBALANCE, "4_Sampling_and_imbalance"),
+    "unsharded IterableDataset": (kinds.ITERABLE_DUPLICATES, "3_Worker_timelines"),
+    "padding waste": (kinds.PADDING_WASTE, "5_Padding_and_collate"),
 }
 
 

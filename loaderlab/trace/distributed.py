@@ -22,7 +22,7 @@ from typing import Any
 import pandas as pd
 
 from ..engine import events as ev
-from . import analysis
+from . import analysis, kinds
 from .tables import parse_indices, rows
 
 ASSIGNMENT_COLUMNS = ("epoch", "rank", "position", "global_position", "batch", "index", "label", "padded")
@@ -34,7 +34,7 @@ SLOW_RANK_SHARE = 0.25  # …for at least this share of its run is named in a fi
 class RankFinding:
     """One finding about the ranks; ``params`` fill the message's placeholders (for translations)."""
 
-    kind: str  # "same_order_every_epoch" | "padded" | "dropped" | "overlap" | "slow_rank"
+    kind: str  # one of kinds.RANK_KINDS
     severity: str  # "error" | "warning" | "info"
     message: str
     params: dict[str, Any] = field(default_factory=dict)
@@ -244,7 +244,7 @@ def findings(frame: pd.DataFrame) -> list[RankFinding]:
     a = assignments(frame)
     if set_epoch_forgotten(a):
         out.append(RankFinding(
-            "same_order_every_epoch", "warning",
+            kinds.SAME_ORDER_EVERY_EPOCH, "warning",
             f"Every rank got the same samples in the same order in all {epochs} epochs: the DistributedSampler "
             f"shuffles with seed + epoch, and set_epoch(epoch) was never called, so its epoch stayed 0.",
             {"epochs": epochs}))
@@ -255,14 +255,14 @@ def findings(frame: pd.DataFrame) -> list[RankFinding]:
         first = pads[pads["epoch"] == last["epoch"]]
         shown = ", ".join(str(i) for i in first["index"].head(8))
         out.append(RankFinding(
-            "padded", "info",
+            kinds.PADDED, "info",
             f"{int(last['padded'])} sample(s) per epoch are seen twice (indices {shown} in epoch "
             f"{int(last['epoch'])}): DistributedSampler repeats the head of its list so that every rank gets "
             f"the same number of samples.", {"count": int(last["padded"]), "indices": shown,
                                              "epoch": int(last["epoch"])}))
     if last is not None and last["dropped"] > 0:
         out.append(RankFinding(
-            "dropped", "info",
+            kinds.DROPPED, "info",
             f"{int(last['dropped'])} sample(s) per epoch reach no rank: with drop_last=True DistributedSampler "
             f"cuts its list to a multiple of the world size.", {"count": int(last["dropped"])}))
     ov = overlap(a)
@@ -270,7 +270,7 @@ def findings(frame: pd.DataFrame) -> list[RankFinding]:
     if len(extra):
         row = extra.iloc[0]
         out.append(RankFinding(
-            "overlap", "error",
+            kinds.OVERLAP, "error",
             f"Ranks {int(row['rank_a'])} and {int(row['rank_b'])} got {int(row['shared'] - row['padded'])} of the "
             f"same samples in epoch {int(row['epoch'])} beyond padding: their samplers disagree (a different "
             f"seed or world size per rank?).", {"rank_a": int(row["rank_a"]), "rank_b": int(row["rank_b"]),
@@ -284,7 +284,7 @@ def findings(frame: pd.DataFrame) -> list[RankFinding]:
         if excess >= SLOW_RANK_SHARE * float(slow["seconds"]) and slow["wait_s"] >= SLOW_RANK_RATIO * fast["wait_s"]:
             ratio = float(slow["wait_s"] / fast["wait_s"]) if fast["wait_s"] > 0 else float("inf")
             out.append(RankFinding(
-                "slow_rank", "info",
+                kinds.SLOW_RANK, "info",
                 f"Rank {int(slow['rank'])}'s loop waited {float(slow['wait_s']):.2f} s for data, {ratio:.1f}× as long "
                 f"as rank {int(fast['rank'])}'s; with a collective after each batch (DDP's gradient all-reduce) "
                 f"the other ranks spend that time waiting for it.",

@@ -19,7 +19,7 @@ from typing import Any
 
 import pandas as pd
 
-from . import finding_texts
+from . import finding_texts, kinds
 from .audits import RNG_PREFIX, is_class, is_iterable, is_rng, label_audit, padding_audit, samples
 from .memory import memory_findings as memory_checks
 from .stalls import stall_checks
@@ -89,7 +89,7 @@ def _identity_duplicates(f: pd.DataFrame, iterable: bool) -> list[Finding]:
             continue
         first = dup[dup["worker"] == dup["worker"].max()].sort_values("index").iloc[0]
         workers = sorted(int(w) for w in g[g["label"] == first["label"]]["worker"].unique())
-        out.append(finding("iterable_duplicates", "error", epoch=epoch, worker=int(first["worker"]),
+        out.append(finding(kinds.ITERABLE_DUPLICATES, "error", epoch=epoch, worker=int(first["worker"]),
                            batch=int(first["batch"]), index=int(first["index"]), label=first["label"],
                            workers=workers, duplicates=int((producers > 1).sum()), distinct=len(producers)))
     return out
@@ -106,7 +106,7 @@ def _stream_replayed(f: pd.DataFrame, iterable: bool, dataset_len: Any, already:
         if int(epoch) in already or len(g) <= dataset_len or (per_worker.index >= 0).sum() < 2:
             continue
         last = g[g["worker"] == per_worker.index.max()].sort_values("t_s").iloc[0]  # its first sample repeats
-        out.append(finding("iterable_duplicates", "error", key="iterable_replayed", epoch=epoch,
+        out.append(finding(kinds.ITERABLE_DUPLICATES, "error", key="iterable_replayed", epoch=epoch,
                            worker=int(last["worker"]), batch=int(last["batch"]), index=int(last["index"]),
                            received=len(g), dataset_len=dataset_len,
                            per_worker=[int(n) for n in per_worker.to_numpy()]))
@@ -121,7 +121,7 @@ def _same_order(f: pd.DataFrame, sampler: str) -> list[Finding]:
         m = min(len(seqs[a]), len(seqs[b]))
         head = seqs[a][:m]
         if m >= 4 and None not in head and head == seqs[b][:m] and head != sorted(head):
-            return [finding("same_order", "warning", epoch=b, first_epoch=a, n=m,
+            return [finding(kinds.SAME_ORDER, "warning", epoch=b, first_epoch=a, n=m,
                             sampler=sampler)]
     return []
 
@@ -138,7 +138,7 @@ def _identical_rng(f: pd.DataFrame) -> list[Finding]:
                 continue
             shared = draws[earlier[0]] & draws[w]
             first = g[(g["worker"] == w) & g["label"].isin(shared)].iloc[0]
-            out.append(finding("identical_rng", "error", epoch=epoch, worker=w, same_as_worker=earlier[0],
+            out.append(finding(kinds.IDENTICAL_RNG, "error", epoch=epoch, worker=w, same_as_worker=earlier[0],
                                batch=int(first["batch"]), index=int(first["index"]), shared=len(shared),
                                draws=len(draws[w]), draw=first["label"][len(RNG_PREFIX):]))
     return out
@@ -175,19 +175,19 @@ def label_findings(frame: pd.DataFrame, labels=None, intended=None) -> list[Find
         if intended is not None:
             sigma = (g["intended_share"] * (1 - g["intended_share"]) / max(n, 1)) ** 0.5
             bad = g[g["drift"].abs() > (DRIFT_SIGMAS * sigma).clip(lower=DRIFT_MIN)]
-            out += [finding("share_drift", "warning", epoch=epoch, label=r.label, share=r.share,
+            out += [finding(kinds.SHARE_DRIFT, "warning", epoch=epoch, label=r.label, share=r.share,
                             intended=r.intended_share, n=n) for r in bad.itertuples()]
         elif 2 <= len(g) <= min(MAX_CLASSES, n / 5):
             lo, hi = g["share"].idxmin(), g["share"].idxmax()  # .at keeps labels' types (a row would upcast)
             ratio = g.at[hi, "share"] / g.at[lo, "share"] if g.at[lo, "share"] > 0 else math.inf
             if ratio >= IMBALANCE_RATIO:
-                out.append(finding("class_imbalance", "warning", epoch=epoch, minority=g.at[lo, "label"],
+                out.append(finding(kinds.CLASS_IMBALANCE, "warning", epoch=epoch, minority=g.at[lo, "label"],
                                    minority_share=g.at[lo, "share"], majority=g.at[hi, "label"],
                                    majority_share=g.at[hi, "share"], ratio=ratio))
     for r in audit.coverage[audit.coverage["repeats"] > 0].itertuples():
         top = audit.repeated[audit.repeated["epoch"] == r.epoch].iloc[0]
         known = r.dataset_len == r.dataset_len
-        out.append(finding("repeated_samples", "info", epoch=r.epoch, drawn=r.drawn, distinct=r.distinct,
+        out.append(finding(kinds.REPEATED_SAMPLES, "info", epoch=r.epoch, drawn=r.drawn, distinct=r.distinct,
                            repeats=r.repeats, index=int(top["index"]), times=int(top["times"]),
                            unseen=int(r.unseen) if known else "?", dataset_len=int(r.dataset_len) if known else "?"))
     return out
@@ -200,7 +200,7 @@ def padding_findings(frame: pd.DataFrame) -> list[Finding]:
         cells, padded = int(g["cells"].sum()), int(g["padded_cells"].sum())
         if cells and padded / cells >= PADDING_FRACTION:
             worst = g.loc[g["padded_cells"].idxmax()]
-            out.append(finding("padding_waste", "warning", epoch=epoch, batch=int(worst["batch"]),
+            out.append(finding(kinds.PADDING_WASTE, "warning", epoch=epoch, batch=int(worst["batch"]),
                                fraction=padded / cells, padded_cells=padded, cells=cells,
                                batch_fraction=float(worst["padding_fraction"])))
     return out

@@ -18,6 +18,7 @@ from __future__ import annotations
 import pandas as pd
 
 from ..engine import events as ev
+from . import kinds
 from .tables import normal
 
 COLUMNS = ["t_s", "worker", "pid", "rss_bytes", "uss_bytes", "shm_used_bytes", "shm_total_bytes"]
@@ -52,14 +53,14 @@ def memory_findings(frame: pd.DataFrame) -> list[dict]:
     for (worker, pid), rows in table[table["uss_bytes"] >= 0].groupby(["worker", "pid"]):
         first, peak = int(rows["uss_bytes"].iloc[0]), int(rows["uss_bytes"].max())
         if peak - first > GROWTH_BYTES and peak > GROWTH_RATIO * max(first, 1):
-            out.append(dict(kind="copy_on_access", severity="warning", worker=int(worker), pid=int(pid),
+            out.append(dict(kind=kinds.COPY_ON_ACCESS, severity="warning", worker=int(worker), pid=int(pid),
                             first_mb=first / 2**20, peak_mb=peak / 2**20))
     shm = table[table["shm_total_bytes"] > 0]
     if len(shm):
         share = shm["shm_used_bytes"] / shm["shm_total_bytes"]
         worst = int(share.to_numpy().argmax())
         if share.iloc[worst] > SHM_FULL:
-            out.append(dict(kind="shm_nearly_full", severity="error", share=float(share.iloc[worst]),
+            out.append(dict(kind=kinds.SHM_NEARLY_FULL, severity="error", share=float(share.iloc[worst]),
                             used_mb=int(shm["shm_used_bytes"].iloc[worst]) / 2**20,
                             total_mb=int(shm["shm_total_bytes"].iloc[worst]) / 2**20))
     return out

@@ -36,6 +36,7 @@ from typing import Any
 import pandas as pd
 
 from ..engine import events as ev
+from . import kinds
 from .analysis import LoopWait, main_wait
 from .tables import pair, rows, trace_end
 
@@ -82,7 +83,7 @@ def stragglers(f: pd.DataFrame) -> list[dict[str, Any]]:
     listed = [{"index": int(r.index), "batch": int(r.batch), "worker": int(r.worker), "epoch": int(r.epoch),
                "fetch_s": float(r.fetch_s), "ratio": float(r.ratio)} for r in worst.itertuples()]
     top = listed[0]
-    return [dict(kind="straggler", severity="warning", key="straggler", index=top["index"], batch=top["batch"],
+    return [dict(kind=kinds.STRAGGLER, severity="warning", key="straggler", index=top["index"], batch=top["batch"],
                  worker=top["worker"], epoch=top["epoch"], fetch_s=top["fetch_s"], count=len(slow),
                  lost_s=lost, run_s=run_s, share=lost / run_s if run_s > 0 else math.inf,
                  median_ms=run_median * 1e3, ratio_min=STRAGGLER_RATIO, worst=listed,
@@ -117,7 +118,7 @@ def slow_workers(f: pd.DataFrame, loop: LoopWait) -> list[dict[str, Any]]:
         loop_s = loop.wait_s + loop.consume_s
         share = cost / loop_s if loop_s > 0 else 0.0
         paid = share >= SLOW_WORKER_COST_SHARE
-        out.append(dict(kind="slow_worker", severity="warning" if paid else "info",
+        out.append(dict(kind=kinds.SLOW_WORKER, severity="warning" if paid else "info",
                         key="slow_worker" if paid else "slow_worker_hidden", worker=w,
                         ratio=median / others_median if others_median > 0 else math.inf,
                         median_ms=median * 1e3, others_ms=others_median * 1e3, samples=len(mine),

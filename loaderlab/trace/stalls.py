@@ -19,6 +19,7 @@ from typing import Any
 import pandas as pd
 
 from ..engine import events as ev
+from . import kinds
 from .analysis import LoopWait, batch_latency, loop_wait, main_wait
 from .slow import fetches, slow_workers, stragglers
 from .tables import main_pid, rows, trace_end, worker_processes, worker_tasks
@@ -74,10 +75,10 @@ def _head_of_line(f: pd.DataFrame) -> list[dict[str, Any]]:
                     parked_batches=held)
         slowest = mine.nlargest(1, "fetch_s")
         if len(slowest) and slowest["fetch_s"].iloc[0] >= 0.5 * blocked:  # the sample explains the delay
-            out.append(raw("head_of_line", "warning", index=int(slowest["index"].iloc[0]),
+            out.append(raw(kinds.HEAD_OF_LINE, "warning", index=int(slowest["index"].iloc[0]),
                            fetch_s=float(slowest["fetch_s"].iloc[0]), **base))
         else:
-            out.append(raw("head_of_line", "warning", key="head_of_line_worker", index=None, **base))
+            out.append(raw(kinds.HEAD_OF_LINE, "warning", key="head_of_line_worker", index=None, **base))
     return out
 
 
@@ -89,10 +90,10 @@ def _silent_workers(f: pd.DataFrame) -> list[dict[str, Any]]:
         silent = end - p.last_s
         if p.last_kind == ev.FETCH_BEGIN and (not math.isnan(p.main_exit_s) or silent >= STALL_MIN_S):
             last = f[(f["pid"] == p.pid) & (f["kind"] == ev.FETCH_BEGIN)].iloc[-1]
-            out.append(raw("stalled_worker", "error", worker=p.worker, pid=p.pid, index=int(last["index"]),
+            out.append(raw(kinds.STALLED_WORKER, "error", worker=p.worker, pid=p.pid, index=int(last["index"]),
                            batch=int(last["batch"]), epoch=int(last["epoch"]), silent_s=silent))
         elif not math.isnan(p.main_exit_s):
-            out.append(raw("worker_vanished", "error", worker=p.worker, pid=p.pid, epoch=p.epoch,
+            out.append(raw(kinds.WORKER_VANISHED, "error", worker=p.worker, pid=p.pid, epoch=p.epoch,
                            last_kind=p.last_kind, last_s=p.last_s))
     return out
 
@@ -111,7 +112,7 @@ def _slow_first_batches(f: pd.DataFrame, persistent: bool) -> list[dict[str, Any
         last = started.loc[started["ready_s"].idxmax()]
         startup = min(float(last["ready_s"]) - float(g["start_s"].iloc[0]), first_s)
         if startup >= STARTUP_SHARE * first_s:
-            out.append(raw("slow_first_batch", "warning", key="slow_first_batch_once" if persistent else None,
+            out.append(raw(kinds.SLOW_FIRST_BATCH, "warning", key="slow_first_batch_once" if persistent else None,
                            epoch=epoch, batch=int(g[g["position"] == 0]["batch"].iloc[0]),
                            worker=int(last["worker"]), first_wait_s=first_s, startup_s=startup,
                            typical_wait_s=typical, ratio=first_s / max(typical, 1e-9) if typical else math.inf))
@@ -121,7 +122,7 @@ def _slow_first_batches(f: pd.DataFrame, persistent: bool) -> list[dict[str, Any
 def _verdict(f: pd.DataFrame, loop: LoopWait) -> list[dict[str, Any]]:
     if not len(rows(f, ev.CONSUMER_END)) or math.isnan(loop.share):
         return []
-    return [raw("loader_bound" if loop.share > 0.5 else "model_bound", "info", wait_s=loop.wait_s,
+    return [raw(kinds.LOADER_BOUND if loop.share > 0.5 else kinds.MODEL_BOUND, "info", wait_s=loop.wait_s,
                 consume_s=loop.consume_s, share=loop.share)]
 
 
@@ -141,7 +142,7 @@ def _errors(f: pd.DataFrame) -> list[dict[str, Any]]:
         sample = failed[(failed["pid"] == r.pid) & (failed["epoch"] == r.epoch) & (failed["batch"] == r.batch)]
         index = int(sample["index"].iloc[-1]) if r.batch >= 0 and len(sample) else None
         key = "error" if r.batch < 0 else "error_in_batch" if index is None else "error_in_sample"
-        out.append(raw("error", "error", key=key, where=where,
+        out.append(raw(kinds.ERROR, "error", key=key, where=where,
                        where_worker=None if in_main else int(r.worker), detail=r.detail, epoch=r.epoch, index=index,
                        batch=r.batch if r.batch >= 0 else None, worker=r.worker if r.worker >= 0 else None))
     return out

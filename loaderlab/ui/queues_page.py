@@ -11,7 +11,7 @@ import math
 import streamlit as st
 
 from ..figures.queues import queue_animation_figure, queue_depth_figure, queue_snapshots
-from ..trace import analysis
+from ..trace import analysis, kinds
 from ..trace.findings import stall_findings
 from .language import page_setup
 from .outcome import show_warnings
@@ -19,7 +19,7 @@ from .settings import cached_run, sidebar_config, torch_code
 from .texts import language, t
 
 ROWS = ("index_queue", "worker", "result_queue", "pin", "data_queue", "reorder", "loop")
-FINDINGS = ("straggler", "head_of_line", "loader_bound", "model_bound")  # the ones queues explain
+FINDINGS = (kinds.STRAGGLER, kinds.HEAD_OF_LINE, kinds.LOADER_BOUND, kinds.MODEL_BOUND)  # the ones queues explain
 SHOW = {"error": st.error, "warning": st.warning, "info": st.info}
 
 

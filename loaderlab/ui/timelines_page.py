@@ -23,7 +23,7 @@ from ..figures.timeline import (
     timeline_figure,
 )
 from ..scenarios.run import RunConfig, run
-from ..trace import analysis
+from ..trace import analysis, kinds
 from ..trace.findings import all_findings
 from ..trace.tables import prefetch_cap
 from .language import page_setup
@@ -35,8 +35,8 @@ from .texts import language, t
 MAX_SPANS = 10_000  # a Gantt of bar traces stays responsive up to about this many bars (notes/streamlit.md)
 SWEEP_MOST = min(4, MAX_WORKERS)
 STALL_COLUMNS = ["kind", "epoch", "batch", "worker", "index", "message"]
-VERDICTS = ("loader_bound", "model_bound")
-TABLE_KINDS = (*STALL_KINDS, "slow_worker")  # the timing findings this page lists; the rest go under "also found"
+VERDICTS = (kinds.LOADER_BOUND, kinds.MODEL_BOUND)
+TABLE_KINDS = (*STALL_KINDS, kinds.SLOW_WORKER)  # the timing findings this page lists; the rest go under "also found"
 SHOW = {"error": st.error, "warning": st.warning, "info": st.info}
 
 
@@ -105,7 +105,7 @@ def views(config: RunConfig, lang: str) -> Views:
     duration = tp["duration_s"].sum()
     return Views(spans=spans, total_spans=total, marks=stall_spans(spans, _marked(stalls, found)), stalls=stalls,
                  verdicts=[f.text(lang) for f in findings if f.kind in VERDICTS],
-                 loader_bound=any(f.kind == "loader_bound" for f in findings),
+                 loader_bound=any(f.kind == kinds.LOADER_BOUND for f in findings),
                  others=[(f.severity, f.text(lang)) for f in findings
                          if f.kind not in TABLE_KINDS + VERDICTS and f.severity != "info"],
                  batches_per_s=tp["batches"].sum() / duration if duration > 0 else math.nan,

@@ -78,6 +78,18 @@ FIT = """() => {
 }"""
 
 
+def _measure(page) -> list[dict]:
+    """FIT once plotly has settled: a resize redraws twice (the second pass with automargin's margins), so
+    wait up to a few seconds for a clean result, then measure (and report whatever still does not fit)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.wait_for_function(f"({FIT})().every(f => f.bad.length === 0)", timeout=5_000)
+    except PlaywrightTimeout:
+        pass  # the measurement below names what does not fit
+    return page.evaluate(FIT)
+
+
 def test_figures_keep_their_text_inside_in_both_languages_and_window_sizes(server):  # noqa: F811 (the fixture)
     from playwright.sync_api import sync_playwright
 
@@ -103,7 +115,7 @@ def test_figures_keep_their_text_inside_in_both_languages_and_window_sizes(serve
                     page.wait_for_function(RESIZED, timeout=30_000)
                     name = f"{path or 'home'}_{lang}_{width}x{height}"
                     page.locator(f".st-key-{key}").screenshot(path=str(ARTIFACTS / f"fit_{name}.png"))
-                    found = page.evaluate(FIT)
+                    found = _measure(page)
                     seen[name] = {f["key"]: f["boxes"] for f in found}
                     problems.update({f"{name} {f['key']}": f["bad"] for f in found if f["bad"]})
         browser.close()

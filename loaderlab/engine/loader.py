@@ -34,8 +34,8 @@ _T_co = TypeVar("_T_co", covariant=True)
 _FROZEN_AFTER_INIT = ("batch_size", "batch_sampler", "sampler", "drop_last", "dataset", "persistent_workers")
 
 
-def _cpu_count() -> int | None:
-    """Torch's ``torch._utils.cpu_count``: the cpuset when the OS tells it, else all cores."""
+def cpu_count() -> int | None:
+    """Torch's ``torch._utils.cpu_count``: the cpuset when the OS tells it, else all cores (replay caps by it too)."""
     if hasattr(os, "sched_getaffinity"):
         try:
             return len(os.sched_getaffinity(0))
@@ -207,7 +207,7 @@ class DataLoader(Generic[_T_co]):
         """Warn when more workers are asked for than this machine has cores (torch's own warning)."""
         if not self.num_workers:
             return
-        max_num_worker_suggest = _cpu_count()
+        max_num_worker_suggest = cpu_count()
         cpuset_checked = hasattr(os, "sched_getaffinity")
         if max_num_worker_suggest is not None and self.num_workers <= max_num_worker_suggest:
             return

@@ -185,7 +185,7 @@ def replay_model(num_workers: int, io_bound: bool) -> dict[str, Any]:
     """Which model a replay with ``num_workers`` runs on this machine (kept in ``attrs["replay_model"]``):
     ``cores`` (usable cores as torch counts them, None if unknown), ``over_cores`` (more workers than
     that), ``capped`` (their samples then share ``cores`` slots), ``io_bound``."""
-    cores = engine_loader._cpu_count()  # the count torch's worker-count warning uses
+    cores = engine_loader.cpu_count()  # the count torch's worker-count warning uses
     over = cores is not None and num_workers > cores
     return {"num_workers": num_workers, "cores": cores, "over_cores": over, "io_bound": io_bound,
             "capped": over and not io_bound}

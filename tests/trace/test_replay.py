@@ -71,7 +71,7 @@ def even_trace():
 @pytest.fixture
 def one_core(monkeypatch):
     """This machine has one core, as torch's worker-count warning (and so replay) counts them."""
-    monkeypatch.setattr(engine_loader, "_cpu_count", lambda: 1)
+    monkeypatch.setattr(engine_loader, "cpu_count", lambda: 1)
 
 
 def _replay_catching(trace, **kwargs):

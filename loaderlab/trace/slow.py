@@ -10,9 +10,9 @@ nothing of plotly or streamlit.
   prefetched behind it, and on a busy machine a 1 ms sleep often takes several) and at least
   ``STRAGGLER_LOOP_SHARE`` × the loop's wall time per batch (with µs samples a batch's fetching is a tenth
   of a millisecond, and scheduler blips of that size would be counted beside the real stragglers: a
-  recorded stock loader with 40 planted 20 ms samples was reported as 58 without this). Measured against its own worker, so that a
-  uniformly slow worker is not a crowd of stragglers (that is the slow-worker finding). The finding fires
-  when their excess together — the time they added beyond median-cost samples — is at least
+  recorded stock loader with 40 planted 20 ms samples was reported as 58 without this). Measured against
+  its own worker, so that a uniformly slow worker is not a crowd of stragglers (that is the slow-worker
+  finding). The finding fires when their excess together — the time they added beyond median-cost samples — is at least
   ``STRAGGLER_MIN_SHARE`` of the run's wall time and ``STRAGGLER_MIN_LOST_S`` (a run that lost less has
   nothing worth fixing, and on a shared machine a few scheduler hiccups of that size are noise). It
   reports their count, the time lost and the worst ``STRAGGLERS_LISTED`` with batch, worker and index.
@@ -21,9 +21,9 @@ nothing of plotly or streamlit.
   ``SLOW_WORKER_MIN_S``. Medians ignore a few stragglers; the same code on the same data gives workers
   medians within a few per cent of each other (measured on 2 busy cores, load 8–11: 600 samples of
   0.5–2 ms with 2–4 workers, the largest ratio was 1.006), so 2× is far outside noise, and a worker
-  twice as slow makes each of its batches in a round-robin, in-order loader late by at least a batch. What it costs the loop: the loop's waits for the batches that
-  worker made, minus what the same number of the other workers' batches cost on average (waits after
-  each epoch's first batch, as in :class:`~loaderlab.trace.analysis.LoopWait`). Below
+  twice as slow makes each of its batches in a round-robin, in-order loader late by at least a batch.
+  What it costs the loop: the loop's waits for the batches that worker made, minus what the same number
+  of the other workers' batches cost on average (waits after each epoch's first batch, as in :class:`~loaderlab.trace.analysis.LoopWait`). Below
   ``SLOW_WORKER_COST_SHARE`` of the loop's time the loop did not pay for it (the training step hid it)
   and the finding is only "info".
 """
@@ -56,13 +56,15 @@ def fetches(f: pd.DataFrame, still_running: bool = False) -> pd.DataFrame:
     return out.assign(fetch_s=out["end_s"] - out["start_s"]).dropna(subset=["fetch_s"])
 
 
-def _samples(f: pd.DataFrame) -> pd.DataFrame:
+def sample_fetches(f: pd.DataFrame) -> pd.DataFrame:
+    """The finished fetches of dataset samples (:func:`fetches` without index-less ones): what both checks
+    below judge, built once by the caller that runs both."""
     fe = fetches(f)
     return fe[fe["index"] >= 0]
 
 
-def stragglers(f: pd.DataFrame) -> list[dict[str, Any]]:
-    fe = _samples(f)
+def stragglers(f: pd.DataFrame, samples: pd.DataFrame | None = None) -> list[dict[str, Any]]:
+    fe = sample_fetches(f) if samples is None else samples
     if len(fe) < MIN_SAMPLES:
         return []
     run_median = float(fe["fetch_s"].median())
@@ -95,8 +97,8 @@ def _batch_makers(fe: pd.DataFrame) -> pd.DataFrame:
     return fe[fe["worker"] >= 0].drop_duplicates(["epoch", "batch"])[["epoch", "batch", "worker"]]
 
 
-def slow_workers(f: pd.DataFrame, loop: LoopWait) -> list[dict[str, Any]]:
-    fe = _samples(f)
+def slow_workers(f: pd.DataFrame, loop: LoopWait, samples: pd.DataFrame | None = None) -> list[dict[str, Any]]:
+    fe = sample_fetches(f) if samples is None else samples
     fe = fe[fe["worker"] >= 0]
     counts = fe.groupby("worker").size()
     candidates = [int(w) for w in counts[counts >= MIN_SAMPLES].index]

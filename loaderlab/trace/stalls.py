@@ -21,7 +21,7 @@ import pandas as pd
 from ..engine import events as ev
 from . import kinds
 from .analysis import LoopWait, batch_latency, loop_wait, main_wait
-from .slow import fetches, slow_workers, stragglers
+from .slow import fetches, sample_fetches, slow_workers, stragglers
 from .tables import main_pid, rows, trace_end, worker_processes, worker_tasks
 
 HOL_RATIO, HOL_MIN_S = 5.0, 0.1  # blocked for × the median task time, and at least this long
@@ -150,6 +150,6 @@ def _errors(f: pd.DataFrame) -> list[dict[str, Any]]:
 
 def stall_checks(f: pd.DataFrame, persistent: bool) -> list[dict[str, Any]]:
     """Every stall check on a normalised table; ``persistent`` = the loader's ``persistent_workers``."""
-    loop = loop_wait(f)
-    return (_errors(f) + _silent_workers(f) + _head_of_line(f) + stragglers(f) + slow_workers(f, loop)
+    loop, samples = loop_wait(f), sample_fetches(f)
+    return (_errors(f) + _silent_workers(f) + _head_of_line(f) + stragglers(f, samples) + slow_workers(f, loop, samples)
             + _slow_first_batches(f, persistent) + _verdict(f, loop))

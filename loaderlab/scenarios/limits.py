@@ -1,4 +1,4 @@
-"""Caps for a shared workshop server, read from the environment, and the run slots they bound.
+"""Caps for a shared workshop server, read from the environment.
 
 Twin of nothing in torch. One place for every limit an operator may set before ``streamlit run app.py``:
 
@@ -8,8 +8,8 @@ variable                        default what it caps
 ``LOADERLAB_MAX_WORKERS``       4       ``num_workers`` of one run (the sidebar's slider ends there)
 ``LOADERLAB_MAX_SAMPLES``       20000   rows of an uploaded CSV; samples of a synthetic dataset
 ``LOADERLAB_MAX_RUN_SECONDS``   30      wall time of one run; a longer run is stopped, its trace kept
-``LOADERLAB_MAX_CONCURRENT_RUNS`` 1     runs at once per server; others wait ``SLOT_WAIT_S``, then
-                                        are told the server is busy
+``LOADERLAB_MAX_CONCURRENT_RUNS`` 1     runs at once per server; others wait their turn in the fair
+                                        queue (:mod:`.queue`), which bounds the slots
 =============================== ======= ==========================================================
 
 A malformed value is an error that names the variable and what it accepts (``LimitError``), raised when
@@ -20,10 +20,7 @@ from __future__ import annotations
 
 import math
 import os
-import threading
 from dataclasses import dataclass
-
-SLOT_WAIT_S = 5.0  # how long a run waits for a free slot before the user is told the server is busy
 
 
 class LimitError(ValueError):
@@ -31,7 +28,8 @@ class LimitError(ValueError):
 
 
 class ServerBusy(RuntimeError):
-    """Every run slot stayed taken for ``SLOT_WAIT_S``: other people's runs are in progress."""
+    """A caller with no page to show its place in line waited its whole ``wait_s`` in the fair queue
+    (:mod:`.queue`): other people's runs are in progress."""
 
 
 @dataclass(frozen=True)
@@ -90,27 +88,3 @@ def check_run(num_workers: int, n_samples: int, caps: Limits | None = None) -> N
     if n_samples > caps.max_samples:
         raise LimitError(f"{n_samples} samples are more than this server allows "
                          f"(LOADERLAB_MAX_SAMPLES={caps.max_samples}).")
-
-
-class RunSlots:
-    """At most ``size`` runs at once. ``with slots:`` waits up to ``wait_s`` for a slot, then raises ServerBusy.
-
-    Holds no per-use state, so one instance serves every thread of the server.
-    """
-
-    def __init__(self, size: int, wait_s: float = SLOT_WAIT_S) -> None:
-        self.size, self.wait_s = size, wait_s
-        self._semaphore = threading.BoundedSemaphore(size)
-
-    def __enter__(self) -> "RunSlots":
-        self._acquire()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self._semaphore.release()
-
-    def _acquire(self) -> None:
-        if not self._semaphore.acquire(timeout=self.wait_s):
-            raise ServerBusy(f"The server is busy: {self.size} run(s) already in progress "
-                             f"(LOADERLAB_MAX_CONCURRENT_RUNS={self.size}); try again in a moment.")
-

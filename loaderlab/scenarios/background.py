@@ -23,7 +23,6 @@ from typing import Any
 
 from ..engine.interrupt import Abandoned, RunGuard
 from ..trace.live import LiveSnapshot, LiveView
-from .limits import ServerBusy
 from .queue import FairQueue, Ticket
 from .run import RunConfig, RunFailed, run
 
@@ -140,11 +139,7 @@ class RunRegistry:
         got = self.request(config, seconds)
         if isinstance(got, BackgroundRun):
             return got
-        if not got.granted.wait(self.queue.wait_s):
-            self.queue.leave(got)
-            if not got.granted.is_set():
-                raise ServerBusy(f"The server is busy: every run slot stayed taken for {self.queue.wait_s:g} s "
-                                 f"(LOADERLAB_MAX_CONCURRENT_RUNS={self.queue.size}).")
+        self.queue.await_turn(got)
         if isinstance(got.result, BaseException):
             raise got.result
         return got.result

@@ -156,15 +156,26 @@ class FairQueue:
 
     # --- the blocking form ----------------------------------------------------------------------------
 
+    def await_turn(self, ticket: Ticket) -> None:
+        """Block up to ``wait_s`` for ``ticket``'s turn. If it does not come, this waiter leaves the line
+        (as :meth:`leave`) and :class:`~.limits.ServerBusy` is raised. A ticket granted just as the wait ran
+        out counts as granted: ``granted_at`` is set under the lock before ``granted`` is (outside it), and
+        reading only the event would leave that ticket holding its slot with nobody to release it."""
+        if ticket.granted.wait(self.wait_s):
+            return
+        with self._lock:
+            granted = ticket.granted_at is not None
+            running = len(self._running)
+        if granted:
+            ticket.granted.wait()  # its grant is being announced this moment
+            return
+        self.leave(ticket)
+        raise ServerBusy(f"The server is busy: {running} run(s) in progress and others waiting "
+                         f"(LOADERLAB_MAX_CONCURRENT_RUNS={self.size}); waited {self.wait_s:g} s.")
+
     def __enter__(self) -> Ticket:
         ticket = self.join(object(), abandonable=False)  # a key of its own: never shared
-        if not ticket.granted.wait(self.wait_s):
-            with self._lock:
-                if not ticket.granted.is_set():
-                    self._drop(ticket)
-                    ahead = len(self._running)
-                    raise ServerBusy(f"The server is busy: {ahead} run(s) in progress and others waiting "
-                                     f"(LOADERLAB_MAX_CONCURRENT_RUNS={self.size}); waited {self.wait_s:g} s.")
+        self.await_turn(ticket)
         self._held.__dict__.setdefault("tickets", []).append(ticket)
         return ticket
 

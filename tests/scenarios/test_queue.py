@@ -140,3 +140,28 @@ def test_the_blocking_form_says_busy_after_its_wait_and_leaves_the_line():
 def test_size_must_be_positive():
     with pytest.raises(ValueError, match="size must be a whole number ≥ 1; got 0"):
         FairQueue(0)
+
+
+def test_a_ticket_granted_as_its_wait_runs_out_is_a_turn_not_busy():
+    """The grant is decided under the lock and announced after it: a waiter whose wait ends in between must
+    take its turn (raising ServerBusy there left the ticket holding its slot with nobody to release it)."""
+    queue = FairQueue(1, wait_s=0.0)
+    hold = queue.join("hold")
+    granting, announce = threading.Event(), threading.Event()
+
+    class Granted(threading.Event):
+        def wait(self, timeout=None):
+            if timeout is None:  # the waiter now waits for the announcement: let it be made
+                announce.set()
+            return super().wait(timeout)
+
+    ticket = queue.join("mine", lambda t: granting.set() or (announce.wait(10) and "started"))
+    ticket.granted = Granted()
+    releaser = threading.Thread(target=queue.release, args=(hold,))
+    releaser.start()  # grants "mine" under the lock, then blocks announcing it until the waiter waits
+    assert granting.wait(10)
+    queue.await_turn(ticket)
+    releaser.join(10)
+    assert ticket.result == "started" and queue.running() == 1
+    queue.release(ticket)
+    assert queue.running() == 0

@@ -121,6 +121,18 @@ EN = {
     "report.findings_none": "Findings: none",
     "report.finding_row": "  [{severity}] {kind}: {message}",
     "report.na": "n/a",
+    # what a replay modelled (loaderlab.trace.replay.model_note); placeholders from replay_model
+    "replay.model.capped": "model: {num_workers} workers on this machine's {cores} core(s): the recorded sample time is "
+                           "replayed as CPU work, at most {cores} samples at once, so workers beyond {cores} add no "
+                           "speed here. If that time was waiting (disk, network), replay with io_bound=True (--io-bound).",
+    "replay.model.io_bound": "model: the recorded sample time is replayed as waiting (io_bound), which does not compete "
+                             "for cores: {num_workers} workers are modelled as {num_workers} at once although this "
+                             "machine has {cores} core(s). CPU-bound loading would not speed up past {cores} workers.",
+    "replay.model.fits": "model: the recorded sample time is replayed in {num_workers} worker(s), within this machine's "
+                         "{cores} core(s).",
+    "replay.model.main": "model: the recorded sample time is replayed in the main process (num_workers=0).",
+    "replay.model.unknown": "model: this machine's core count is unknown, so the replay does not cap parallelism at the "
+                            "cores: {num_workers} workers are modelled as {num_workers} at once.",
 }
 
 KO = {
@@ -228,6 +240,17 @@ KO = {
     "report.findings_none": "발견 사항: 없음",
     "report.finding_row": "  [{severity}] {kind}: {message}",
     "report.na": "해당 없음",
+    "replay.model.capped": "모델: 이 컴퓨터의 코어 {cores}개에서 워커 {num_workers}개. 기록된 샘플 시간을 CPU 작업으로 "
+                           "재생하므로 한 번에 최대 {cores}개 샘플만 처리되고, {cores}개를 넘는 워커는 여기서 속도를 "
+                           "더하지 않습니다. 그 시간이 대기(디스크, 네트워크)였다면 io_bound=True(--io-bound)로 재생하세요.",
+    "replay.model.io_bound": "모델: 기록된 샘플 시간을 대기(io_bound)로 재생하며, 대기는 코어를 두고 경쟁하지 않습니다. "
+                             "이 컴퓨터의 코어는 {cores}개지만 워커 {num_workers}개가 동시에 도는 것으로 모델링됩니다. "
+                             "CPU 작업이 대부분인 로딩이라면 워커 {cores}개를 넘어서는 빨라지지 않습니다.",
+    "replay.model.fits": "모델: 기록된 샘플 시간을 워커 {num_workers}개로 재생합니다. 이 컴퓨터의 코어 {cores}개 "
+                         "안에서 돕니다.",
+    "replay.model.main": "모델: 기록된 샘플 시간을 메인 프로세스에서 재생합니다(num_workers=0).",
+    "replay.model.unknown": "모델: 이 컴퓨터의 코어 수를 알 수 없어 코어 수로 병렬성을 제한하지 않습니다. 워커 "
+                            "{num_workers}개가 동시에 도는 것으로 모델링됩니다.",
 }
 
 TEXTS = {"en": EN, "ko": KO}

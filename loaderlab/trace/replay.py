@@ -31,6 +31,7 @@ import torch
 from ..engine.collate import default_collate
 from ..engine import loader as engine_loader
 from ..engine.loader import DataLoader
+from .finding_texts import text
 from .recorder import record
 
 REPLAYABLE = ("batch_size", "drop_last", "num_workers", "prefetch_factor", "in_order", "persistent_workers",
@@ -206,37 +207,6 @@ def _warn_once(caught: list) -> None:
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno, source=w.source)
 
 
-# What a replay modelled, in words; placeholders from ``replay_model``. EN and KO, same keys.
-NOTES = {
-    "en": {
-        "capped": "model: {num_workers} workers on this machine's {cores} core(s): the recorded sample time is "
-                  "replayed as CPU work, at most {cores} samples at once, so workers beyond {cores} add no "
-                  "speed here. If that time was waiting (disk, network), replay with io_bound=True (--io-bound).",
-        "io_bound": "model: the recorded sample time is replayed as waiting (io_bound), which does not compete "
-                    "for cores: {num_workers} workers are modelled as {num_workers} at once although this "
-                    "machine has {cores} core(s). CPU-bound loading would not speed up past {cores} workers.",
-        "fits": "model: the recorded sample time is replayed in {num_workers} worker(s), within this machine's "
-                "{cores} core(s).",
-        "main": "model: the recorded sample time is replayed in the main process (num_workers=0).",
-        "unknown": "model: this machine's core count is unknown, so the replay does not cap parallelism at the "
-                   "cores: {num_workers} workers are modelled as {num_workers} at once.",
-    },
-    "ko": {
-        "capped": "모델: 이 컴퓨터의 코어 {cores}개에서 워커 {num_workers}개. 기록된 샘플 시간을 CPU 작업으로 "
-                  "재생하므로 한 번에 최대 {cores}개 샘플만 처리되고, {cores}개를 넘는 워커는 여기서 속도를 "
-                  "더하지 않습니다. 그 시간이 대기(디스크, 네트워크)였다면 io_bound=True(--io-bound)로 재생하세요.",
-        "io_bound": "모델: 기록된 샘플 시간을 대기(io_bound)로 재생하며, 대기는 코어를 두고 경쟁하지 않습니다. "
-                    "이 컴퓨터의 코어는 {cores}개지만 워커 {num_workers}개가 동시에 도는 것으로 모델링됩니다. "
-                    "CPU 작업이 대부분인 로딩이라면 워커 {cores}개를 넘어서는 빨라지지 않습니다.",
-        "fits": "모델: 기록된 샘플 시간을 워커 {num_workers}개로 재생합니다. 이 컴퓨터의 코어 {cores}개 "
-                "안에서 돕니다.",
-        "main": "모델: 기록된 샘플 시간을 메인 프로세스에서 재생합니다(num_workers=0).",
-        "unknown": "모델: 이 컴퓨터의 코어 수를 알 수 없어 코어 수로 병렬성을 제한하지 않습니다. 워커 "
-                   "{num_workers}개가 동시에 도는 것으로 모델링됩니다.",
-    },
-}
-
-
 def model_note(model: dict[str, Any], lang: str = "en") -> str:
     """One sentence saying what ``model`` (a replay's ``attrs["replay_model"]``) assumed about cores."""
     if model["num_workers"] == 0:
@@ -249,7 +219,7 @@ def model_note(model: dict[str, Any], lang: str = "en") -> str:
         key = "io_bound"
     else:
         key = "fits"
-    return NOTES[lang][key].format(**model)
+    return text(f"replay.model.{key}", lang, **model)
 
 
 def replay_sample_info(index, sample) -> tuple[Any, int]:

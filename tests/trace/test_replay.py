@@ -55,7 +55,7 @@ import warnings
 
 from loaderlab.engine import loader as engine_loader
 from loaderlab.trace.io import save_trace
-from loaderlab.trace.replay import NOTES, ReplayDataset, measured_workload, model_note
+from loaderlab.trace.replay import ReplayDataset, measured_workload, model_note
 
 WORKERS_WARNING = "worker processes in total"
 
@@ -136,10 +136,13 @@ def test_torchs_worker_count_warning_shows_once_per_replay(even_trace, one_core)
 def test_model_notes_have_the_same_keys_and_placeholders_in_every_language():
     import string
 
+    from loaderlab.trace.finding_texts import EN, KO
+
     fields = lambda s: {f for _, f, _, _ in string.Formatter().parse(s) if f}
-    assert NOTES["en"].keys() == NOTES["ko"].keys()
-    for key in NOTES["en"]:
-        assert fields(NOTES["en"][key]) == fields(NOTES["ko"][key]), key
+    notes = [key for key in EN if key.startswith("replay.model.")]
+    assert len(notes) == 5 and {key for key in KO if key.startswith("replay.model.")} == set(notes)
+    for key in notes:
+        assert fields(EN[key]) == fields(KO[key]), key
     model = {"num_workers": 8, "cores": 2, "over_cores": True, "io_bound": False, "capped": True}
     assert "코어 2개" in model_note(model, "ko")
 

@@ -10,10 +10,11 @@ process is already in the next, so every event names the epoch that *drew its in
 stamps it on each index batch (``NumberedBatch``) and the worker reads it from there. Only what has no
 index batch falls back on ``_epoch``: a new worker's start-up (the epoch its ``worker_init_fn`` was
 copied in: workers start inside ``iter()``, after the recorder set the epoch) and an IterableDataset's
-samples (one ``__iter__`` per epoch: a worker's first, then one per resume of a persistent worker). The clone draws the same random numbers in the same order
-as the original would, so it yields the same batches in the same order; the user's loader object itself is
-never iterated or changed. Events torch hides (queue puts and gets, reorder parking, worker start) are
-simply absent from the trace. Knows nothing of plotly or streamlit.
+samples (one ``__iter__`` per epoch: a worker's first, then one per resume of a persistent worker).
+
+The clone draws the same random numbers in the same order as the original would, so it yields the same
+batches in the same order; the user's loader object itself is never iterated or changed. Events torch
+hides (queue puts and gets, reorder parking, worker start) are simply absent from the trace. Knows nothing of plotly or streamlit.
 """
 
 from __future__ import annotations

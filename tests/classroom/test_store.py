@@ -11,14 +11,7 @@ import pytest
 
 from loaderlab.classroom import store as rooms
 from loaderlab.classroom.store import RoomsOff, RoomStore, UnknownRoom
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
+from tests.helpers.clock import Clock
 
 
 @pytest.fixture
@@ -66,7 +59,7 @@ def test_malformed_and_unknown_codes_are_refused_by_name(db, code):
 
 
 def test_a_room_expires(tmp_path):
-    clock = Clock()
+    clock = Clock(1_000_000.0)
     db = RoomStore(tmp_path / "r.sqlite3", clock=clock)
     room = db.open_room(hours=1)
     db.answer(room.code, "a1", 1, "x")

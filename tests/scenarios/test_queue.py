@@ -11,14 +11,7 @@ import pytest
 
 from loaderlab.scenarios.limits import ServerBusy
 from loaderlab.scenarios.queue import FairQueue
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
+from tests.helpers.clock import Clock
 
 
 @pytest.fixture

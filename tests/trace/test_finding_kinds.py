@@ -19,13 +19,13 @@ def test_the_kind_lists_hold_every_constant_once():
 @pytest.mark.parametrize("kind", kinds.FINDING_KINDS)
 def test_every_run_finding_kind_has_its_words(kind, lang):
     # a finding's key defaults to its kind: finding.<kind> is the sentence shown when no variant is chosen
-    assert f"finding.{kind}" in finding_texts.TEXTS[lang]
+    assert lang in finding_texts.TEXTS[f"finding.{kind}"]
 
 
 @pytest.mark.parametrize("lang", finding_texts.LANGUAGES)
 @pytest.mark.parametrize("kind", kinds.RANK_KINDS)
 def test_every_rank_finding_kind_has_its_words(kind, lang):
-    assert f"rank.{kind}" in finding_texts.TEXTS[lang]
+    assert lang in finding_texts.TEXTS[f"rank.{kind}"]
 
 
 def test_each_value_is_its_name_in_lower_case():

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import string
 
 import pytest
 
+from loaderlab import wording
 from loaderlab.trace import finding_texts
 from loaderlab.trace import findings as F
 from loaderlab.trace.report import report_text
@@ -214,7 +214,7 @@ def test_clean_runs_have_no_problems(build):
 
 def test_every_template_formats_from_its_evidence():
     for kind_key, template in F.TEMPLATES.items():
-        fields = {name for _, name, _, _ in string.Formatter().parse(template) if name}
+        fields = {name for name, _, _ in wording.placeholders(template)}
         assert fields, kind_key
     for build, *args in [(faulty.straggler_trace, True), (faulty.hang_trace,), (faulty.failing_trace,),
                          (faulty.order_trace, "distributed"), (faulty.imbalance_trace, True)]:

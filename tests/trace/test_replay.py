@@ -134,11 +134,10 @@ def test_torchs_worker_count_warning_shows_once_per_replay(even_trace, one_core)
 
 
 def test_model_notes_have_the_same_keys_and_placeholders_in_every_language():
-    import string
-
     from loaderlab.trace.finding_texts import EN, KO
+    from loaderlab.wording import placeholders
 
-    fields = lambda s: {f for _, f, _, _ in string.Formatter().parse(s) if f}
+    fields = lambda s: {f for f, _, _ in placeholders(s)}
     notes = [key for key in EN if key.startswith("replay.model.")]
     assert len(notes) == 5 and {key for key in KO if key.startswith("replay.model.")} == set(notes)
     for key in notes:

@@ -8,13 +8,13 @@ pass reuses the English pass's runs. No timing is asserted.
 from __future__ import annotations
 
 import re
-import string
 from pathlib import Path
 
 import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
+from loaderlab import wording
 from loaderlab.lessons import LESSONS
 from loaderlab.ui.query_settings import settings_from_query, to_query
 from loaderlab.ui.texts import EN, KO, lessons_a, lessons_b, lessons_c
@@ -33,16 +33,15 @@ def fresh_cache():
     st.cache_data.clear()
 
 
-def _fields(template: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+def _fields(template) -> set[str]:
+    return {name for name, _, _ in wording.placeholders(template)}
 
 
 def test_lesson_texts_have_the_same_keys_and_placeholders_in_both_languages():
     for module in (lessons_a, lessons_b, lessons_c):
-        assert module.EN.keys() == module.KO.keys(), module.__name__
-        for key, text in module.EN.items():
+        for key, entry in module.TEXTS.items():
             assert key.startswith("lessons."), key
-            assert _fields(text) == _fields(module.KO[key]), key
+            assert set(entry) == {"en", "ko"} and _fields(entry["en"]) == _fields(entry["ko"]), key
     for x in LESSONS:
         for part in ("title", "explain", "question", *(f"choice.{c}" for c in x.choices)):
             assert f"lessons.{x.slug}.{part}" in EN

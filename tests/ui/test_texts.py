@@ -7,15 +7,20 @@ Covers the dashboard's texts (``loaderlab.ui.texts``) and the findings' and repo
 from __future__ import annotations
 
 import re
-import string
 
 import pytest
 
 from loaderlab.trace import finding_texts
 from loaderlab.ui import texts
+from loaderlab import wording
 from loaderlab.ui.glossary import TERMS, english_terms
 
 TABLES = {"ui": (texts.EN, texts.KO), "findings": (finding_texts.EN, finding_texts.KO)}
+
+
+def prose(template) -> str:
+    """A template's words: every form of a plural, one after another."""
+    return " ".join(template.forms()) if isinstance(template, wording.Plural) else template
 
 
 
@@ -32,10 +37,9 @@ REPHRASED: dict[str, set[str]] = {
 }
 
 
-def placeholders(template: str) -> set[tuple[str, str, str]]:
-    """(field, conversion, format spec) of every ``{…}`` in ``template``."""
-    return {(name, conversion or "", spec or "") for _, name, spec, conversion in string.Formatter().parse(template)
-            if name is not None}
+def placeholders(template) -> set[tuple[str, str, str]]:
+    """(field, conversion, format spec) of every ``{…}`` in ``template`` (every form of a plural)."""
+    return wording.placeholders(template)
 
 
 @pytest.mark.parametrize("table", TABLES)
@@ -62,8 +66,8 @@ def test_placeholder_check_catches_a_difference():
 def test_korean_texts_are_korean():
     hangul = re.compile(r"[가-힣]")
     for table, (en, ko) in TABLES.items():
-        untranslated = [k for k in ko if ko[k] == en[k] and re.search(r"[A-Za-z]{3,} [a-z]{3,}", en[k])
-                        and not hangul.search(ko[k])]
+        untranslated = [k for k in ko if ko[k] == en[k] and re.search(r"[A-Za-z]{3,} [a-z]{3,}", prose(en[k]))
+                        and not hangul.search(prose(ko[k]))]
         assert untranslated == [], table
 
 
@@ -73,8 +77,8 @@ def test_korean_texts_use_the_glossary_terms():
         for key, english in en.items():
             if is_code(key):
                 continue
-            needed = set(english_terms(english)) - REPHRASED.get(key, set())
-            missing = sorted(term for term in needed if TERMS[term] not in ko[key])
+            needed = set(english_terms(prose(english))) - REPHRASED.get(key, set())
+            missing = sorted(term for term in needed if TERMS[term] not in prose(ko[key]))
             if missing:
                 misses[key] = missing
     assert misses == {}
@@ -86,3 +90,46 @@ def test_glossary_reads_words_not_code():
     assert english_terms("set `num_workers` and `batch_size`; in_order=False") == []
     assert english_terms("a CSV with a 'label' column for your DataLoader") == []
     assert english_terms("the worker processes and the workers") == ["worker process", "worker"]
+
+
+# --- the side-by-side tables and their one lookup (loaderlab.wording) ---------------------------------
+
+
+def test_plural_picks_the_form_by_its_count():
+    template = wording.plural("n", one="{n} batch waited", other="{n} batches waited")
+    table = {"k": {"en": template, "ko": "배치 {n}개가 기다렸습니다"}}
+    assert [wording.lookup(table, "k", "en", n=n) for n in (0, 1, 2)] == [
+        "0 batches waited", "1 batch waited", "2 batches waited"]
+    assert wording.lookup(table, "k", "ko", n=1) == "배치 1개가 기다렸습니다"
+
+
+def test_a_plural_with_two_counts_nests():
+    template = wording.plural("w", one=wording.plural("c", one="{w} worker, {c} core", other="{w} worker, {c} cores"),
+                              other=wording.plural("c", one="{w} workers, {c} core", other="{w} workers, {c} cores"))
+    assert [template.format(w=w, c=c) for w, c in ((1, 1), (1, 2), (3, 1), (3, 2))] == [
+        "1 worker, 1 core", "1 worker, 2 cores", "3 workers, 1 core", "3 workers, 2 cores"]
+
+
+@pytest.mark.parametrize("entry, says", [
+    ({"en": "one {n}"}, "exactly the languages"),
+    ({"en": "one {n}", "ko": "하나 {m}"}, "different placeholders"),
+    ({"en": "", "ko": "하나"}, "no en wording"),
+    ({"en": wording.plural("n", one="{n} x", other="xs"), "ko": "{n}"}, "plural forms"),
+])
+def test_check_names_the_key_and_what_is_wrong(entry, says):
+    with pytest.raises(ValueError, match=says) as info:
+        wording.check({"page.key": entry}, "somewhere")
+    assert "'page.key'" in str(info.value)
+
+
+def test_pages_and_findings_share_one_lookup():
+    words = {"batch": 4, "worker": 1, "blocked_s": 0.5, "epoch": 0, "index": 17, "fetch_s": 0.4}
+    texts.set_language("ko")
+    try:
+        assert texts.t("severity.warning") == finding_texts.text("severity.warning", "ko")
+        assert texts.t("finding.head_of_line", parked=1, **words) == finding_texts.text(
+            "finding.head_of_line", "ko", parked=1, **words)
+    finally:
+        texts.set_language("en")
+    assert "held 1 ready batch in" in texts.t("finding.head_of_line", parked=1, **words)
+    assert "held 3 ready batches in" in finding_texts.text("finding.head_of_line", "en", parked=3, **words)

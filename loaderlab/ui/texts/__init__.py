@@ -1,9 +1,19 @@
 """Every user-facing sentence of the dashboard, kept out of page and plotting code, in English and Korean.
 
-One module per page holds that page's ``EN`` and ``KO`` dicts (``common`` holds the sidebar's and the
-home page's); keys are prefixed by the page (``queues.title``); both dicts have the same keys and the same
-format placeholders (a test checks). ``t(key, **params)`` looks a key up in the current language and
-formats it. Parameter and API names (``num_workers``, ``collate_fn``…) stay as code in every language.
+One module per page holds that page's ``TEXTS`` table (``common`` holds the sidebar's and the home page's):
+each key (prefixed by the page: ``queues.title``) maps to ``{"en": …, "ko": …}``, the two languages side by
+side so that an edited English sentence cannot leave its Korean silently stale; a sentence whose English depends
+on a number is a :func:`loaderlab.wording.plural`. Entries are checked at import (both languages, the same
+placeholders). ``t(key, **params)`` looks a key up in the current language and formats it — the findings'
+words (:mod:`loaderlab.trace.finding_texts`) included, through the same lookup (:func:`loaderlab.wording.lookup`).
+Parameter and API names (``num_workers``, ``collate_fn``…) stay as code in every language.
+
+To add a text: add one entry to the page's ``TEXTS``, English and Korean together, e.g.::
+
+    "queues.depth.note": {
+        "en": "{n} batches waited here.",
+        "ko": "배치 {n}개가 여기서 기다렸습니다.",
+    },
 
 The current language is per thread: Streamlit runs each session's script in its own thread, and the page
 sets the language (:func:`set_language`) before drawing anything.
@@ -16,24 +26,31 @@ import threading
 from collections.abc import Callable
 from importlib import import_module
 
-LANGUAGES = ("en", "ko")
+from ...trace import finding_texts
+from ...wording import LANGUAGES, by_language, check, lookup
+
 PAGES = tuple(sorted(m.name for m in pkgutil.iter_modules(__path__)))  # every module in this package
 
 
-def _load(attribute: str) -> dict[str, str]:
-    merged: dict[str, str] = {}
+def _load() -> dict[str, dict]:
+    merged: dict[str, dict] = {}
     for name in PAGES:
-        texts = getattr(import_module(f"{__name__}.{name}"), attribute, {})
-        clash = merged.keys() & texts.keys()
+        table = import_module(f"{__name__}.{name}").TEXTS
+        check(table, f"{__name__}.{name}")
+        clash = merged.keys() & table.keys()
         if clash:
             raise KeyError(f"text keys defined twice: {sorted(clash)}")
-        merged.update(texts)
+        merged.update(table)
     return merged
 
 
-EN = _load("EN")
-KO = _load("KO")
-TEXTS = {"en": EN, "ko": KO}
+PAGE_TEXTS = _load()  # the dashboard's own entries
+if PAGE_TEXTS.keys() & finding_texts.TEXTS.keys():
+    raise KeyError(f"text keys defined twice: {sorted(PAGE_TEXTS.keys() & finding_texts.TEXTS.keys())}")
+ALL_TEXTS = {**finding_texts.TEXTS, **PAGE_TEXTS}  # what t() finds: the pages' words and the findings'
+_BY_LANGUAGE = by_language(PAGE_TEXTS)
+EN, KO = _BY_LANGUAGE["en"], _BY_LANGUAGE["ko"]  # one language's page templates (tests, format_func helpers)
+TEXTS = _BY_LANGUAGE
 _state = threading.local()
 
 
@@ -48,9 +65,8 @@ def language() -> str:
 
 
 def t(key: str, **params) -> str:
-    """``key``'s text in the current language (English where a translation is missing, which a test forbids)."""
-    template = TEXTS[language()].get(key) or EN[key]
-    return template.format(**params) if params else template
+    """``key``'s text (a page's or a finding's) in the current language, formatted with ``params``."""
+    return lookup(ALL_TEXTS, key, language(), **params)
 
 
 def bound(lang: str | None = None) -> Callable[..., str]:
@@ -59,7 +75,6 @@ def bound(lang: str | None = None) -> Callable[..., str]:
     lang = lang or language()
 
     def text(key: str, **params) -> str:
-        template = TEXTS[lang].get(key) or EN[key]
-        return template.format(**params) if params else template
+        return lookup(ALL_TEXTS, key, lang, **params)
 
     return text

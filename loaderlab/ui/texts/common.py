@@ -1,247 +1,475 @@
 """Texts shared by every page: the sidebar, controls, choices, errors, the home page."""
 
-EN = {
-    "app.title": "LoaderLab — what your DataLoader really does",
-    "app.intro": ("Every view below is recorded from a real run of LoaderLab's DataLoader twin — real worker "
-                  "processes, real queues — with the settings in the sidebar. Change a setting and the run is "
-                  "repeated."),
-    "sidebar.loader": "DataLoader",
-    "sidebar.workload": "Workload",
-    "control.preset": "workshop preset",
-    "control.source": "dataset",
-    "control.upload": "CSV with a 'label' column (and optionally 'length')",
-    "upload.needed": "Upload a CSV to run on your own labels and lengths.",
-    "upload.error": "{detail}",
-    "spinner.run": "Running the loader with these settings…",
-    "spinner.trace": "Reading the trace…",
-    "spinner.measure": "Measuring copies on the GPU…",
-    "control.kind": "dataset style",
-    "control.imbalance": "share of label 0",
-    "control.length": "sample length",
-    "control.length_spread": "length varies by ±",
-    "control.slow_worker": "slow worker id (-1 = none)",
-    "control.slow_factor": "slow worker: times slower",
-    "choice.sampler.default": "default (Sequential / Random)",
-    "choice.sampler.weighted": "WeightedRandomSampler (inverse class frequency)",
-    "choice.batch_sampler.default": "default (BatchSampler)",
-    "choice.batch_sampler.bucket": "bucket by length",
-    "choice.collate.default": "default_collate",
-    "choice.collate.pad": "pad_sequence collate",
-    "choice.source.synthetic": "synthetic",
-    "choice.source.stdlib_files": "sample_data: stdlib files (imbalanced labels)",
-    "choice.source.stdlib_docstrings": "sample_data: stdlib docstrings (varied lengths)",
-    "choice.source.uploaded": "upload a CSV",
-    "choice.kind.map": "map-style Dataset",
-    "choice.kind.iterable_unsharded": "IterableDataset, not sharded",
-    "choice.kind.iterable_sharded": "IterableDataset, sharded by get_worker_info()",
-    "control.n_samples": "samples in the dataset",
-    "control.cost_ms": "cost of one sample (ms)",
-    "control.straggler_index": "straggler: dataset index (-1 = none)",
-    "control.straggler_ms": "straggler: extra cost (ms)",
-    "control.consumer_ms": "your training step per batch (ms)",
-    "control.seed": "seed (generator)",
-    "control.epochs": "epochs",
-    "error.invalid": "torch rejects these settings: {message}",
-    "error.run_failed": "The loader failed with these settings ({kind}): {message}",
-    "error.details": "What torch reported (with the worker's traceback)",
-    "error.busy": "The server is busy with other people's runs; try again in a moment.",
-    "error.busy.detail": "{slots} run(s) already in progress (LOADERLAB_MAX_CONCURRENT_RUNS={slots}).",
-    "error.cap": "This server's caps refuse these settings: {message}",
-    "link.clamped": "The link asks for `{name}={value}`, more than this page allows ({allowed}); the sidebar uses "
-                    "`{name}={used}`.",
-    "link.ignored": "The link's `{name}={value}` was ignored: `{name}` takes {allowed}.",
-    "link.unknown": "The link's `{name}={value}` was ignored: there is no setting `{name}`; a link may set {allowed}.",
-    "control.fault": "inject a fault",
-    "control.fault_index": "fault at dataset index",
-    "choice.fault.none": "none",
-    "choice.fault.raise": "__getitem__ raises",
-    "choice.fault.kill": "worker killed (SIGKILL)",
-    "choice.fault.hang": "__getitem__ hangs",
-    "choice.fault.unpicklable": "batch cannot be pickled",
-    "fault.who.main": "the main process",
-    "fault.who.worker": "worker {worker}",
-    "fault.pid": " (pid {pid})",
-    "fault.site.fetch": "{who} failed on index {index}.",
-    "fault.site.collate": "{who} failed collating batch {task} (indices {indices}).",
-    "fault.site.init": "{who} failed in worker_init_fn.",
-    "fault.site.killed": "{who}{pid} died ({signal}){where}.",
-    "fault.killed.index": " while fetching index {index}",
-    "fault.killed.tasks": " with batch(es) {tasks} unfinished",
-    "fault.site.unsent": "{who}{pid} could not send batch {task} (indices {indices}).",
-    "fault.site.timeout": "No batch arrived within `timeout`.",
-    "fault.site.other": "The loader failed.",
-    "fault.unsent.explain": ("A worker must pickle each batch to send it to the main process. This one could not, "
-                             "so torch prints the error in the worker and waits for the batch forever (or until "
-                             "`timeout`); LoaderLab noticed and stopped the run."),
-    "fault.partial.title": "The trace up to the failure",
-    "fault.partial.empty": "Nothing was recorded before the run ended.",
-    "fault.partial.explain": "{events} events in {seconds:.2f} s, recorded before the run ended.",
-    "fault.stopped.cap": "Stopped after {seconds} s (LOADERLAB_MAX_RUN_SECONDS): below is the trace up to then.",
-    "fault.stuck": ("Worker {worker} (pid {pid}) was stuck inside dataset[{index}] for {since} s; its last event "
-                    "was {last}, {ago} s before the stop."),
-    "fault.stack": "Where worker {worker} was stuck (its Python stack)",
-    "fault.stopped.asked": "You stopped this run: below is the trace up to then.",
-    "live.progress": "Run in progress: {events} events, {batches} batches handed over in {seconds} s.",
-    "live.stalled": "**No batch for {seconds} s.** Each worker's last event:",
-    "live.worker": "worker {worker}: last event {kind}{where} {ago} s ago",
-    "live.where.index": " (index {index})",
-    "live.where.batch": " (batch {batch})",
-    "live.stop": "Stop this run",
-    "live.stopping": "Stopping: asking the workers where they are, then shutting them down…",
-    "timeline.title": "Who did what, when",
-    "timeline.explain": ("One lane per process. Blue: a worker fetching one sample; orange: collating a batch; "
-                         "red: your loop waiting for the next batch; green: your training step."),
-    "timeline.x": "seconds since the run started",
-    "events.title": "Every event of the run",
-    "events.explain": "One row per event; the columns are documented in the README.",
-    "code.title": "The same loader in plain torch",
-    "stage.startup": "worker start-up",
-    "stage.fetch": "fetch",
-    "stage.collate": "collate",
-    "stage.pin": "pin memory",
-    "stage.wait": "waiting for a batch",
-    "stage.consume": "your training step",
-    "stage.idle": "idle",
-    "timeline.lane.main": "main",
-    "timeline.lane.pin": "pin",
-    "timeline.lane.worker": "worker {k}",
-    "timeline.hover": "batch %{customdata[0]}, index %{customdata[1]}<br>%{base:.4f} s + %{x:.4f} s<extra></extra>",
-    "preset.one slow worker": "one slow worker",
-    "preset.prefetch starved": "prefetch starved",
-    "preset.95/5 imbalance": "95/5 imbalance",
-    "preset.unsharded IterableDataset": "unsharded IterableDataset",
-    "preset.padding waste": "padding waste",
-    "nav.app": "Pipeline tour",
-    "nav.1_Event_table": "Event table",
-    "nav.2_Index_queues": "Index queues",
-    "nav.3_Worker_timelines": "Worker timelines",
-    "nav.4_Sampling_and_imbalance": "Sampling and class imbalance",
-    "nav.5_Padding_and_collate": "Padding and collate",
-    "nav.6_Pinned_memory": "Pinned memory",
-    "nav.7_Your_trace": "Your trace",
-    "nav.0_Lessons": "Lessons",
-    "nav.8_Distributed": "Distributed training",
-}
+from loaderlab.wording import plural
 
-KO = {
-    "app.title": "LoaderLab — 데이터로더가 실제로 하는 일",
-    "app.intro": ("아래의 모든 화면은 LoaderLab의 데이터로더 쌍둥이를 사이드바의 설정으로 실제로 실행해 기록한 "
-                  "것입니다. 진짜 워커 프로세스와 진짜 큐가 돌아갑니다. 설정을 바꾸면 다시 실행됩니다."),
-    "sidebar.loader": "데이터로더",
-    "sidebar.workload": "작업량",
-    "control.preset": "워크숍 프리셋",
-    "control.source": "데이터셋",
-    "control.upload": "'label' 열(선택: 'length' 열)이 있는 CSV",
-    "upload.needed": "내 레이블과 길이로 실행하려면 CSV를 올리세요.",
-    "spinner.run": "이 설정으로 데이터로더를 실행하는 중…",
-    "spinner.trace": "트레이스를 읽는 중…",
-    "spinner.measure": "GPU에서 복사를 측정하는 중…",
-    "upload.error": "이 CSV는 쓸 수 없습니다. 자세한 내용(영문): {detail}",
-    "control.kind": "데이터셋 종류",
-    "control.imbalance": "레이블 0의 비율",
-    "control.length": "샘플 길이",
-    "control.length_spread": "길이 변동 폭 ±",
-    "control.slow_worker": "느린 워커 번호 (-1 = 없음)",
-    "control.slow_factor": "느린 워커: 몇 배 느린가",
-    "choice.sampler.default": "기본 (Sequential / Random)",
-    "choice.sampler.weighted": "WeightedRandomSampler (클래스 빈도의 역수)",
-    "choice.batch_sampler.default": "기본 (BatchSampler)",
-    "choice.batch_sampler.bucket": "길이별 버킷",
-    "choice.collate.default": "default_collate",
-    "choice.collate.pad": "pad_sequence 콜레이트",
-    "choice.source.synthetic": "합성 데이터",
-    "choice.source.stdlib_files": "sample_data: 표준 라이브러리 파일 (불균형 레이블)",
-    "choice.source.stdlib_docstrings": "sample_data: 표준 라이브러리 독스트링 (다양한 길이)",
-    "choice.source.uploaded": "CSV 올리기",
-    "choice.kind.map": "맵 스타일 데이터셋 (Dataset)",
-    "choice.kind.iterable_unsharded": "IterableDataset, 샤딩 안 함",
-    "choice.kind.iterable_sharded": "IterableDataset, get_worker_info()로 샤딩",
-    "control.n_samples": "데이터셋의 샘플 수",
-    "control.cost_ms": "샘플 하나의 비용 (ms)",
-    "control.straggler_index": "느린 샘플: 데이터셋 인덱스 (-1 = 없음)",
-    "control.straggler_ms": "느린 샘플: 추가 비용 (ms)",
-    "control.consumer_ms": "배치당 학습 단계 시간 (ms)",
-    "control.seed": "시드 (generator)",
-    "control.epochs": "에폭 수",
-    "error.invalid": "torch가 이 설정을 거부합니다: {message}",
-    "error.run_failed": "이 설정으로 데이터로더가 실패했습니다 ({kind}): {message}",
-    "error.details": "torch가 보고한 내용 (워커의 트레이스백 포함)",
-    "error.busy": "서버가 다른 사람들의 실행으로 바쁩니다. 잠시 후 다시 시도하세요.",
-    "error.busy.detail": "이미 실행 {slots}개가 진행 중입니다 (LOADERLAB_MAX_CONCURRENT_RUNS={slots}).",
-    "error.cap": "이 서버의 상한이 이 설정을 허용하지 않습니다(영문): {message}",
-    "link.clamped": "링크가 요청한 `{name}={value}`는 이 페이지가 허용하는 범위({allowed})를 넘어서, 사이드바는 "
-                    "`{name}={used}`를 씁니다.",
-    "link.ignored": "링크의 `{name}={value}`는 무시했습니다: `{name}`에 쓸 수 있는 값은 {allowed}입니다.",
-    "link.unknown": "링크의 `{name}={value}`는 무시했습니다: `{name}`라는 설정은 없습니다. 링크로 정할 수 있는 설정: "
-                    "{allowed}.",
-    "control.fault": "장애 주입",
-    "control.fault_index": "장애를 일으킬 데이터셋 인덱스",
-    "choice.fault.none": "없음",
-    "choice.fault.raise": "__getitem__에서 예외 발생",
-    "choice.fault.kill": "워커 강제 종료 (SIGKILL)",
-    "choice.fault.hang": "__getitem__이 멈춤",
-    "choice.fault.unpicklable": "배치를 pickle할 수 없음",
-    "fault.who.main": "메인 프로세스",
-    "fault.who.worker": "워커 {worker}",
-    "fault.pid": " (pid {pid})",
-    "fault.site.fetch": "{who}가 인덱스 {index}에서 실패했습니다.",
-    "fault.site.collate": "{who}가 배치 {task}(인덱스 {indices})를 collate하다 실패했습니다.",
-    "fault.site.init": "{who}가 worker_init_fn에서 실패했습니다.",
-    "fault.site.killed": "{who}{pid}가 종료되었습니다 ({signal}){where}.",
-    "fault.killed.index": " — 인덱스 {index}를 가져오던 중",
-    "fault.killed.tasks": " — 끝나지 않은 배치: {tasks}",
-    "fault.site.unsent": "{who}{pid}가 배치 {task}(인덱스 {indices})를 보내지 못했습니다.",
-    "fault.site.timeout": "`timeout` 안에 배치가 도착하지 않았습니다.",
-    "fault.site.other": "로더가 실패했습니다.",
-    "fault.unsent.explain": ("워커는 배치를 메인 프로세스로 보내려면 pickle해야 합니다. 이 배치는 그럴 수 없어서, torch는 "
-                             "워커에서 오류를 출력하고 배치를 영원히(또는 `timeout`까지) 기다립니다. LoaderLab은 이를 "
-                             "감지하고 실행을 멈췄습니다."),
-    "fault.partial.title": "실패 직전까지의 트레이스",
-    "fault.partial.empty": "실행이 끝나기 전에 기록된 것이 없습니다.",
-    "fault.partial.explain": "실행이 끝나기 전에 {seconds:.2f}초 동안 기록된 이벤트 {events}개.",
-    "fault.stopped.cap": "{seconds}초 후 중지되었습니다 (LOADERLAB_MAX_RUN_SECONDS). 아래는 그때까지의 트레이스입니다.",
-    "fault.stuck": ("워커 {worker}(pid {pid})가 dataset[{index}] 안에서 {since}초 동안 멈춰 있었습니다. 마지막 "
-                    "이벤트는 중지 {ago}초 전의 {last}였습니다."),
-    "fault.stack": "워커 {worker}가 멈춰 있던 곳 (Python 스택)",
-    "fault.stopped.asked": "이 실행을 직접 중지했습니다. 아래는 그때까지의 트레이스입니다.",
-    "live.progress": "실행 중: {seconds}초 동안 이벤트 {events}개, 건네진 배치 {batches}개.",
-    "live.stalled": "**{seconds}초 동안 배치가 없습니다.** 워커별 마지막 이벤트:",
-    "live.worker": "워커 {worker}: 마지막 이벤트 {kind}{where}, {ago}초 전",
-    "live.where.index": " (인덱스 {index})",
-    "live.where.batch": " (배치 {batch})",
-    "live.stop": "이 실행 중지",
-    "live.stopping": "중지하는 중: 워커들에게 어디에 있는지 묻고 종료합니다…",
-    "timeline.title": "누가 언제 무엇을 했나",
-    "timeline.explain": ("프로세스마다 한 줄입니다. 파랑: 워커가 샘플 하나를 가져오는 중, 주황: 배치를 콜레이트하는 중, "
-                         "빨강: 학습 루프가 다음 배치를 기다리는 중, 초록: 학습 단계."),
-    "timeline.x": "실행 시작 후 경과 시간 (초)",
-    "events.title": "실행의 모든 이벤트",
-    "events.explain": "이벤트 하나가 한 행입니다. 각 열의 뜻은 README에 있습니다.",
-    "code.title": "같은 데이터로더를 순수 torch 코드로",
-    "stage.startup": "워커 시작",
-    "stage.fetch": "가져오기",
-    "stage.collate": "콜레이트",
-    "stage.pin": "고정 메모리 복사",
-    "stage.wait": "배치 대기",
-    "stage.consume": "학습 단계",
-    "stage.idle": "유휴",
-    "timeline.lane.main": "메인 프로세스",
-    "timeline.lane.pin": "pin 스레드",
-    "timeline.lane.worker": "워커 {k}",
-    "timeline.hover": "배치 %{customdata[0]}, 인덱스 %{customdata[1]}<br>%{base:.4f} s + %{x:.4f} s<extra></extra>",
-    "preset.one slow worker": "느린 워커 하나",
-    "preset.prefetch starved": "프리페치 부족",
-    "preset.95/5 imbalance": "95/5 클래스 불균형",
-    "preset.unsharded IterableDataset": "샤딩하지 않은 IterableDataset",
-    "preset.padding waste": "패딩 낭비",
-    "nav.app": "파이프라인 둘러보기",
-    "nav.1_Event_table": "이벤트 표",
-    "nav.2_Index_queues": "인덱스 큐",
-    "nav.3_Worker_timelines": "워커 타임라인",
-    "nav.4_Sampling_and_imbalance": "샘플링과 클래스 불균형",
-    "nav.5_Padding_and_collate": "패딩과 콜레이트",
-    "nav.6_Pinned_memory": "고정 메모리",
-    "nav.7_Your_trace": "내 트레이스",
-    "nav.0_Lessons": "레슨",
-    "nav.8_Distributed": "분산 학습",
+TEXTS = {
+    "app.title": {
+        "en": "LoaderLab — what your DataLoader really does",
+        "ko": "LoaderLab — 데이터로더가 실제로 하는 일",
+    },
+    "app.intro": {
+        "en": "Every view below is recorded from a real run of LoaderLab's DataLoader twin — real worker "
+            "processes, real queues — with the settings in the sidebar. Change a setting and the run is "
+            "repeated.",
+        "ko": "아래의 모든 화면은 LoaderLab의 데이터로더 쌍둥이를 사이드바의 설정으로 실제로 실행해 기록한 "
+            "것입니다. 진짜 워커 프로세스와 진짜 큐가 돌아갑니다. 설정을 바꾸면 다시 실행됩니다.",
+    },
+    "sidebar.loader": {
+        "en": "DataLoader",
+        "ko": "데이터로더",
+    },
+    "sidebar.workload": {
+        "en": "Workload",
+        "ko": "작업량",
+    },
+    "control.preset": {
+        "en": "workshop preset",
+        "ko": "워크숍 프리셋",
+    },
+    "control.source": {
+        "en": "dataset",
+        "ko": "데이터셋",
+    },
+    "control.upload": {
+        "en": "CSV with a 'label' column (and optionally 'length')",
+        "ko": "'label' 열(선택: 'length' 열)이 있는 CSV",
+    },
+    "upload.needed": {
+        "en": "Upload a CSV to run on your own labels and lengths.",
+        "ko": "내 레이블과 길이로 실행하려면 CSV를 올리세요.",
+    },
+    "upload.error": {
+        "en": "{detail}",
+        "ko": "이 CSV는 쓸 수 없습니다. 자세한 내용(영문): {detail}",
+    },
+    "spinner.run": {
+        "en": "Running the loader with these settings…",
+        "ko": "이 설정으로 데이터로더를 실행하는 중…",
+    },
+    "spinner.trace": {
+        "en": "Reading the trace…",
+        "ko": "트레이스를 읽는 중…",
+    },
+    "spinner.measure": {
+        "en": "Measuring copies on the GPU…",
+        "ko": "GPU에서 복사를 측정하는 중…",
+    },
+    "control.kind": {
+        "en": "dataset style",
+        "ko": "데이터셋 종류",
+    },
+    "control.imbalance": {
+        "en": "share of label 0",
+        "ko": "레이블 0의 비율",
+    },
+    "control.length": {
+        "en": "sample length",
+        "ko": "샘플 길이",
+    },
+    "control.length_spread": {
+        "en": "length varies by ±",
+        "ko": "길이 변동 폭 ±",
+    },
+    "control.slow_worker": {
+        "en": "slow worker id (-1 = none)",
+        "ko": "느린 워커 번호 (-1 = 없음)",
+    },
+    "control.slow_factor": {
+        "en": "slow worker: times slower",
+        "ko": "느린 워커: 몇 배 느린가",
+    },
+    "choice.sampler.default": {
+        "en": "default (Sequential / Random)",
+        "ko": "기본 (Sequential / Random)",
+    },
+    "choice.sampler.weighted": {
+        "en": "WeightedRandomSampler (inverse class frequency)",
+        "ko": "WeightedRandomSampler (클래스 빈도의 역수)",
+    },
+    "choice.batch_sampler.default": {
+        "en": "default (BatchSampler)",
+        "ko": "기본 (BatchSampler)",
+    },
+    "choice.batch_sampler.bucket": {
+        "en": "bucket by length",
+        "ko": "길이별 버킷",
+    },
+    "choice.collate.default": {
+        "en": "default_collate",
+        "ko": "default_collate",
+    },
+    "choice.collate.pad": {
+        "en": "pad_sequence collate",
+        "ko": "pad_sequence 콜레이트",
+    },
+    "choice.source.synthetic": {
+        "en": "synthetic",
+        "ko": "합성 데이터",
+    },
+    "choice.source.stdlib_files": {
+        "en": "sample_data: stdlib files (imbalanced labels)",
+        "ko": "sample_data: 표준 라이브러리 파일 (불균형 레이블)",
+    },
+    "choice.source.stdlib_docstrings": {
+        "en": "sample_data: stdlib docstrings (varied lengths)",
+        "ko": "sample_data: 표준 라이브러리 독스트링 (다양한 길이)",
+    },
+    "choice.source.uploaded": {
+        "en": "upload a CSV",
+        "ko": "CSV 올리기",
+    },
+    "choice.kind.map": {
+        "en": "map-style Dataset",
+        "ko": "맵 스타일 데이터셋 (Dataset)",
+    },
+    "choice.kind.iterable_unsharded": {
+        "en": "IterableDataset, not sharded",
+        "ko": "IterableDataset, 샤딩 안 함",
+    },
+    "choice.kind.iterable_sharded": {
+        "en": "IterableDataset, sharded by get_worker_info()",
+        "ko": "IterableDataset, get_worker_info()로 샤딩",
+    },
+    "control.n_samples": {
+        "en": "samples in the dataset",
+        "ko": "데이터셋의 샘플 수",
+    },
+    "control.cost_ms": {
+        "en": "cost of one sample (ms)",
+        "ko": "샘플 하나의 비용 (ms)",
+    },
+    "control.straggler_index": {
+        "en": "straggler: dataset index (-1 = none)",
+        "ko": "느린 샘플: 데이터셋 인덱스 (-1 = 없음)",
+    },
+    "control.straggler_ms": {
+        "en": "straggler: extra cost (ms)",
+        "ko": "느린 샘플: 추가 비용 (ms)",
+    },
+    "control.consumer_ms": {
+        "en": "your training step per batch (ms)",
+        "ko": "배치당 학습 단계 시간 (ms)",
+    },
+    "control.seed": {
+        "en": "seed (generator)",
+        "ko": "시드 (generator)",
+    },
+    "control.epochs": {
+        "en": "epochs",
+        "ko": "에폭 수",
+    },
+    "error.invalid": {
+        "en": "torch rejects these settings: {message}",
+        "ko": "torch가 이 설정을 거부합니다: {message}",
+    },
+    "error.run_failed": {
+        "en": "The loader failed with these settings ({kind}): {message}",
+        "ko": "이 설정으로 데이터로더가 실패했습니다 ({kind}): {message}",
+    },
+    "error.details": {
+        "en": "What torch reported (with the worker's traceback)",
+        "ko": "torch가 보고한 내용 (워커의 트레이스백 포함)",
+    },
+    "error.busy": {
+        "en": "The server is busy with other people's runs; try again in a moment.",
+        "ko": "서버가 다른 사람들의 실행으로 바쁩니다. 잠시 후 다시 시도하세요.",
+    },
+    "error.busy.detail": {
+        "en": plural(
+            "slots",
+            one="{slots} run already in progress (LOADERLAB_MAX_CONCURRENT_RUNS={slots}).",
+            other="{slots} runs already in progress (LOADERLAB_MAX_CONCURRENT_RUNS={slots})."),
+        "ko": "이미 실행 {slots}개가 진행 중입니다 (LOADERLAB_MAX_CONCURRENT_RUNS={slots}).",
+    },
+    "error.cap": {
+        "en": "This server's caps refuse these settings: {message}",
+        "ko": "이 서버의 상한이 이 설정을 허용하지 않습니다(영문): {message}",
+    },
+    "link.clamped": {
+        "en": "The link asks for `{name}={value}`, more than this page allows ({allowed}); the sidebar uses "
+            "`{name}={used}`.",
+        "ko": "링크가 요청한 `{name}={value}`는 이 페이지가 허용하는 범위({allowed})를 넘어서, 사이드바는 "
+            "`{name}={used}`를 씁니다.",
+    },
+    "link.ignored": {
+        "en": "The link's `{name}={value}` was ignored: `{name}` takes {allowed}.",
+        "ko": "링크의 `{name}={value}`는 무시했습니다: `{name}`에 쓸 수 있는 값은 {allowed}입니다.",
+    },
+    "link.unknown": {
+        "en": "The link's `{name}={value}` was ignored: there is no setting `{name}`; a link may set {allowed}.",
+        "ko": "링크의 `{name}={value}`는 무시했습니다: `{name}`라는 설정은 없습니다. 링크로 정할 수 있는 설정: "
+            "{allowed}.",
+    },
+    "control.fault": {
+        "en": "inject a fault",
+        "ko": "장애 주입",
+    },
+    "control.fault_index": {
+        "en": "fault at dataset index",
+        "ko": "장애를 일으킬 데이터셋 인덱스",
+    },
+    "choice.fault.none": {
+        "en": "none",
+        "ko": "없음",
+    },
+    "choice.fault.raise": {
+        "en": "__getitem__ raises",
+        "ko": "__getitem__에서 예외 발생",
+    },
+    "choice.fault.kill": {
+        "en": "worker killed (SIGKILL)",
+        "ko": "워커 강제 종료 (SIGKILL)",
+    },
+    "choice.fault.hang": {
+        "en": "__getitem__ hangs",
+        "ko": "__getitem__이 멈춤",
+    },
+    "choice.fault.unpicklable": {
+        "en": "batch cannot be pickled",
+        "ko": "배치를 pickle할 수 없음",
+    },
+    "fault.who.main": {
+        "en": "the main process",
+        "ko": "메인 프로세스",
+    },
+    "fault.who.worker": {
+        "en": "worker {worker}",
+        "ko": "워커 {worker}",
+    },
+    "fault.pid": {
+        "en": " (pid {pid})",
+        "ko": " (pid {pid})",
+    },
+    "fault.site.fetch": {
+        "en": "{who} failed on index {index}.",
+        "ko": "{who}가 인덱스 {index}에서 실패했습니다.",
+    },
+    "fault.site.collate": {
+        "en": "{who} failed collating batch {task} (indices {indices}).",
+        "ko": "{who}가 배치 {task}(인덱스 {indices})를 collate하다 실패했습니다.",
+    },
+    "fault.site.init": {
+        "en": "{who} failed in worker_init_fn.",
+        "ko": "{who}가 worker_init_fn에서 실패했습니다.",
+    },
+    "fault.site.killed": {
+        "en": "{who}{pid} died ({signal}){where}.",
+        "ko": "{who}{pid}가 종료되었습니다 ({signal}){where}.",
+    },
+    "fault.killed.index": {
+        "en": " while fetching index {index}",
+        "ko": " — 인덱스 {index}를 가져오던 중",
+    },
+    "fault.killed.tasks": {
+        "en": " with batch(es) {tasks} unfinished",
+        "ko": " — 끝나지 않은 배치: {tasks}",
+    },
+    "fault.site.unsent": {
+        "en": "{who}{pid} could not send batch {task} (indices {indices}).",
+        "ko": "{who}{pid}가 배치 {task}(인덱스 {indices})를 보내지 못했습니다.",
+    },
+    "fault.site.timeout": {
+        "en": "No batch arrived within `timeout`.",
+        "ko": "`timeout` 안에 배치가 도착하지 않았습니다.",
+    },
+    "fault.site.other": {
+        "en": "The loader failed.",
+        "ko": "로더가 실패했습니다.",
+    },
+    "fault.unsent.explain": {
+        "en": "A worker must pickle each batch to send it to the main process. This one could not, "
+            "so torch prints the error in the worker and waits for the batch forever (or until "
+            "`timeout`); LoaderLab noticed and stopped the run.",
+        "ko": "워커는 배치를 메인 프로세스로 보내려면 pickle해야 합니다. 이 배치는 그럴 수 없어서, torch는 "
+            "워커에서 오류를 출력하고 배치를 영원히(또는 `timeout`까지) 기다립니다. LoaderLab은 이를 "
+            "감지하고 실행을 멈췄습니다.",
+    },
+    "fault.partial.title": {
+        "en": "The trace up to the failure",
+        "ko": "실패 직전까지의 트레이스",
+    },
+    "fault.partial.empty": {
+        "en": "Nothing was recorded before the run ended.",
+        "ko": "실행이 끝나기 전에 기록된 것이 없습니다.",
+    },
+    "fault.partial.explain": {
+        "en": "{events} events in {seconds:.2f} s, recorded before the run ended.",
+        "ko": "실행이 끝나기 전에 {seconds:.2f}초 동안 기록된 이벤트 {events}개.",
+    },
+    "fault.stopped.cap": {
+        "en": "Stopped after {seconds} s (LOADERLAB_MAX_RUN_SECONDS): below is the trace up to then.",
+        "ko": "{seconds}초 후 중지되었습니다 (LOADERLAB_MAX_RUN_SECONDS). 아래는 그때까지의 트레이스입니다.",
+    },
+    "fault.stuck": {
+        "en": "Worker {worker} (pid {pid}) was stuck inside dataset[{index}] for {since} s; its last event "
+            "was {last}, {ago} s before the stop.",
+        "ko": "워커 {worker}(pid {pid})가 dataset[{index}] 안에서 {since}초 동안 멈춰 있었습니다. 마지막 "
+            "이벤트는 중지 {ago}초 전의 {last}였습니다.",
+    },
+    "fault.stack": {
+        "en": "Where worker {worker} was stuck (its Python stack)",
+        "ko": "워커 {worker}가 멈춰 있던 곳 (Python 스택)",
+    },
+    "fault.stopped.asked": {
+        "en": "You stopped this run: below is the trace up to then.",
+        "ko": "이 실행을 직접 중지했습니다. 아래는 그때까지의 트레이스입니다.",
+    },
+    "live.progress": {
+        "en": "Run in progress: {events} events, {batches} batches handed over in {seconds} s.",
+        "ko": "실행 중: {seconds}초 동안 이벤트 {events}개, 건네진 배치 {batches}개.",
+    },
+    "live.stalled": {
+        "en": "**No batch for {seconds} s.** Each worker's last event:",
+        "ko": "**{seconds}초 동안 배치가 없습니다.** 워커별 마지막 이벤트:",
+    },
+    "live.worker": {
+        "en": "worker {worker}: last event {kind}{where} {ago} s ago",
+        "ko": "워커 {worker}: 마지막 이벤트 {kind}{where}, {ago}초 전",
+    },
+    "live.where.index": {
+        "en": " (index {index})",
+        "ko": " (인덱스 {index})",
+    },
+    "live.where.batch": {
+        "en": " (batch {batch})",
+        "ko": " (배치 {batch})",
+    },
+    "live.stop": {
+        "en": "Stop this run",
+        "ko": "이 실행 중지",
+    },
+    "live.stopping": {
+        "en": "Stopping: asking the workers where they are, then shutting them down…",
+        "ko": "중지하는 중: 워커들에게 어디에 있는지 묻고 종료합니다…",
+    },
+    "timeline.title": {
+        "en": "Who did what, when",
+        "ko": "누가 언제 무엇을 했나",
+    },
+    "timeline.explain": {
+        "en": "One lane per process. Blue: a worker fetching one sample; orange: collating a batch; "
+            "red: your loop waiting for the next batch; green: your training step.",
+        "ko": "프로세스마다 한 줄입니다. 파랑: 워커가 샘플 하나를 가져오는 중, 주황: 배치를 콜레이트하는 중, "
+            "빨강: 학습 루프가 다음 배치를 기다리는 중, 초록: 학습 단계.",
+    },
+    "timeline.x": {
+        "en": "seconds since the run started",
+        "ko": "실행 시작 후 경과 시간 (초)",
+    },
+    "events.title": {
+        "en": "Every event of the run",
+        "ko": "실행의 모든 이벤트",
+    },
+    "events.explain": {
+        "en": "One row per event; the columns are documented in the README.",
+        "ko": "이벤트 하나가 한 행입니다. 각 열의 뜻은 README에 있습니다.",
+    },
+    "code.title": {
+        "en": "The same loader in plain torch",
+        "ko": "같은 데이터로더를 순수 torch 코드로",
+    },
+    "stage.startup": {
+        "en": "worker start-up",
+        "ko": "워커 시작",
+    },
+    "stage.fetch": {
+        "en": "fetch",
+        "ko": "가져오기",
+    },
+    "stage.collate": {
+        "en": "collate",
+        "ko": "콜레이트",
+    },
+    "stage.pin": {
+        "en": "pin memory",
+        "ko": "고정 메모리 복사",
+    },
+    "stage.wait": {
+        "en": "waiting for a batch",
+        "ko": "배치 대기",
+    },
+    "stage.consume": {
+        "en": "your training step",
+        "ko": "학습 단계",
+    },
+    "stage.idle": {
+        "en": "idle",
+        "ko": "유휴",
+    },
+    "timeline.lane.main": {
+        "en": "main",
+        "ko": "메인 프로세스",
+    },
+    "timeline.lane.pin": {
+        "en": "pin",
+        "ko": "pin 스레드",
+    },
+    "timeline.lane.worker": {
+        "en": "worker {k}",
+        "ko": "워커 {k}",
+    },
+    "timeline.hover": {
+        "en": "batch %{customdata[0]}, index %{customdata[1]}<br>%{base:.4f} s + %{x:.4f} s<extra></extra>",
+        "ko": "배치 %{customdata[0]}, 인덱스 %{customdata[1]}<br>%{base:.4f} s + %{x:.4f} s<extra></extra>",
+    },
+    "preset.one slow worker": {
+        "en": "one slow worker",
+        "ko": "느린 워커 하나",
+    },
+    "preset.prefetch starved": {
+        "en": "prefetch starved",
+        "ko": "프리페치 부족",
+    },
+    "preset.95/5 imbalance": {
+        "en": "95/5 imbalance",
+        "ko": "95/5 클래스 불균형",
+    },
+    "preset.unsharded IterableDataset": {
+        "en": "unsharded IterableDataset",
+        "ko": "샤딩하지 않은 IterableDataset",
+    },
+    "preset.padding waste": {
+        "en": "padding waste",
+        "ko": "패딩 낭비",
+    },
+    "nav.app": {
+        "en": "Pipeline tour",
+        "ko": "파이프라인 둘러보기",
+    },
+    "nav.1_Event_table": {
+        "en": "Event table",
+        "ko": "이벤트 표",
+    },
+    "nav.2_Index_queues": {
+        "en": "Index queues",
+        "ko": "인덱스 큐",
+    },
+    "nav.3_Worker_timelines": {
+        "en": "Worker timelines",
+        "ko": "워커 타임라인",
+    },
+    "nav.4_Sampling_and_imbalance": {
+        "en": "Sampling and class imbalance",
+        "ko": "샘플링과 클래스 불균형",
+    },
+    "nav.5_Padding_and_collate": {
+        "en": "Padding and collate",
+        "ko": "패딩과 콜레이트",
+    },
+    "nav.6_Pinned_memory": {
+        "en": "Pinned memory",
+        "ko": "고정 메모리",
+    },
+    "nav.7_Your_trace": {
+        "en": "Your trace",
+        "ko": "내 트레이스",
+    },
+    "nav.0_Lessons": {
+        "en": "Lessons",
+        "ko": "레슨",
+    },
+    "nav.8_Distributed": {
+        "en": "Distributed training",
+        "ko": "분산 학습",
+    },
 }

@@ -1,0 +1,214 @@
+"""A whole run at a glance: worker utilisation, queue depths and label shares summed over time bins, and a cut
+of the events table to a time window — what a dashboard draws when a trace is too big to draw span by span.
+
+Twin of nothing in torch. Pure, vectorised functions over the table :func:`loaderlab.record` returns (any
+size: no Python loop runs per event, task or bin). The definitions are those of the detailed tables and are
+not repeated here: busy and idle are :func:`.utilisation.worker_utilisation`'s (a worker is busy while it holds
+a task, :func:`.tables.worker_tasks`; alive from ``worker_ready`` to its end, :func:`.tables.worker_processes`),
+queue depths are :func:`.utilisation.queue_depths`' step series, labels are those
+:func:`.audits.samples` counts (``fetch_end`` of a sample that did not raise, in a batch the loop received).
+Summed over the bins, each table gives back the detailed one. Knows pandas and numpy, nothing of plotly or
+streamlit.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..engine import events as ev
+from .audits import is_class, plain_label
+from .tables import hand_overs, normal, rows, trace_end, worker_processes, worker_tasks
+from .utilisation import queue_depths
+
+BINS = 300  # bins across a whole run: a heatmap row of 300 cells is cheap to draw and still shows an epoch's shape
+LABEL_WINDOW = 50  # batches per label-share window
+BUSY_COLUMNS = ["worker", "bin", "start_s", "end_s", "alive_s", "busy_s", "idle_s", "busy_share"]
+DEPTH_BIN_COLUMNS = ["queue", "bin", "start_s", "end_s", "mean_depth", "min_depth", "max_depth"]
+LABEL_SHARE_COLUMNS = ["epoch", "window", "first_batch", "last_batch", "start_s", "end_s", "label", "count", "share"]
+
+
+def _plain(frame: pd.DataFrame) -> pd.DataFrame:
+    """The frame as :func:`.tables.normal` wants it, without copying a big frame only to drop its ``attrs``."""
+    if frame.attrs:
+        frame = frame.copy(deep=False)  # shares the columns; only the (small) attrs are copied, then dropped
+        frame.attrs = {}
+    return normal(frame)
+
+
+def bin_edges(frame: pd.DataFrame, bins: int = BINS) -> np.ndarray:
+    """``bins + 1`` evenly spaced edges from the trace's first to its last event (``t_s``)."""
+    if not isinstance(bins, int) or isinstance(bins, bool) or bins < 1:
+        raise ValueError(f"bins should be a positive integer, but got bins={bins!r}")
+    t = frame["t_s"]
+    lo, hi = (float(t.min()), float(t.max())) if len(t) else (0.0, 0.0)
+    return np.linspace(lo, hi if hi > lo else lo + 1e-9, bins + 1)
+
+
+def covered(starts, ends, edges: np.ndarray) -> np.ndarray:
+    """Per bin ``[edges[i], edges[i+1])``, the time the intervals ``[start, end)`` spend in it (overlaps count
+    once per interval; an interval with ``end <= start`` counts nothing).
+
+    Vectorised: ``C(x)``, the time all intervals spent before ``x``, is piecewise linear; a bin holds
+    ``C(right) - C(left)``.
+    """
+    a = np.asarray(starts, dtype=float)
+    b = np.asarray(ends, dtype=float)
+    keep = np.isfinite(a) & np.isfinite(b) & (b > a)
+    a, b = np.sort(a[keep]), np.sort(b[keep])
+    x = np.asarray(edges, dtype=float)
+
+    def before(points: np.ndarray) -> np.ndarray:  # sum over points p <= x of (x - p)
+        n = np.searchsorted(points, x, side="right")
+        sums = np.concatenate([[0.0], np.cumsum(points)])
+        return n * x - sums[n]
+
+    c = before(a) - before(b)
+    return np.diff(c)
+
+
+def worker_busy_bins(frame: pd.DataFrame, edges: np.ndarray) -> pd.DataFrame:
+    """Per worker (the worker number; its processes of every epoch together) and bin: ``alive_s`` (ready → its
+    end, as ``worker_utilisation``'s lifetime), ``busy_s`` (holding a task), ``idle_s`` = alive − busy and
+    ``busy_share`` = busy / alive (NaN where it was not alive). Columns: ``BUSY_COLUMNS``."""
+    f = _plain(frame)
+    procs = worker_processes(f)
+    tasks = worker_tasks(f, procs=procs)
+    if not len(procs):
+        return pd.DataFrame(columns=BUSY_COLUMNS)
+    lo = procs["ready_s"].fillna(procs["first_s"])
+    ends = tasks["pid"].map(procs.set_index("pid")["end_s"]).astype(float)
+    busy_end = np.minimum(tasks["end_s"].astype(float), ends)  # worker_utilisation clips a task at its process' end
+    parts = []
+    for worker in sorted(procs["worker"].unique()):  # one pass per worker number, not per task or bin
+        mine = procs["worker"] == worker
+        alive = covered(lo[mine], procs.loc[mine, "end_s"], edges)
+        held = tasks["worker"] == worker
+        busy = covered(tasks.loc[held, "start_s"], busy_end[held], edges)
+        parts.append(pd.DataFrame({"worker": int(worker), "bin": np.arange(len(edges) - 1), "start_s": edges[:-1],
+                                   "end_s": edges[1:], "alive_s": alive, "busy_s": busy}))
+    out = pd.concat(parts, ignore_index=True)
+    out["idle_s"] = (out["alive_s"] - out["busy_s"]).clip(lower=0)
+    alive = out["alive_s"].where(out["alive_s"] > 0)
+    out["busy_share"] = (out["busy_s"] / alive).clip(upper=1.0)
+    return out[BUSY_COLUMNS]
+
+
+def depth_bins(depths: pd.DataFrame, edges: np.ndarray) -> pd.DataFrame:
+    """A ``queue_depths`` step series (``t_s, queue, depth``; a depth holds until the queue's next row, the last
+    to the last edge) → per queue and bin its time-weighted ``mean_depth``, and ``min_depth`` / ``max_depth``
+    reached in the bin. Columns: ``DEPTH_BIN_COLUMNS``."""
+    edges = np.asarray(edges, dtype=float)
+    left, width = edges[:-1], np.diff(edges)
+    parts = []
+    for name, g in depths.groupby("queue", sort=True):  # one pass per queue
+        t = g["t_s"].to_numpy(dtype=float)
+        d = g["depth"].to_numpy(dtype=float)
+        order = np.argsort(t, kind="stable")
+        t, d = t[order], d[order]
+        # the area under the step series before x: whole steps, then the part of the step x falls in
+        area = np.concatenate([[0.0], np.cumsum(d[:-1] * np.diff(t))])
+
+        def integral(x: np.ndarray) -> np.ndarray:
+            k = np.searchsorted(t, x, side="right") - 1
+            inside = k >= 0
+            kk = np.maximum(k, 0)
+            return np.where(inside, area[kk] + d[kk] * (x - t[kk]), 0.0)
+
+        mean = np.diff(integral(edges)) / width
+        k = np.searchsorted(t, left, side="right") - 1
+        at_left = np.where(k >= 0, d[np.maximum(k, 0)], 0.0)  # the depth each bin starts with
+        high, low = at_left.copy(), at_left.copy()
+        step_bin = np.searchsorted(edges, t, side="right") - 1
+        ok = (step_bin >= 0) & (step_bin < len(left))
+        np.maximum.at(high, step_bin[ok], d[ok])
+        np.minimum.at(low, step_bin[ok], d[ok])
+        parts.append(pd.DataFrame({"queue": str(name), "bin": np.arange(len(left)), "start_s": left,
+                                   "end_s": edges[1:], "mean_depth": mean, "min_depth": low, "max_depth": high}))
+    if not parts:
+        return pd.DataFrame(columns=DEPTH_BIN_COLUMNS)
+    return pd.concat(parts, ignore_index=True)[DEPTH_BIN_COLUMNS]
+
+
+def queue_depth_bins(frame: pd.DataFrame, edges: np.ndarray) -> pd.DataFrame:
+    """:func:`depth_bins` of the frame's :func:`.utilisation.queue_depths`."""
+    return depth_bins(queue_depths(_plain(frame)), edges)
+
+
+def _handed(f: pd.DataFrame, samples: pd.DataFrame) -> np.ndarray:
+    """Which sample rows belong to a batch the loop received (a lookup table per epoch, not a merge)."""
+    handed = hand_overs(f)
+    if not len(handed):
+        return np.ones(len(samples), dtype=bool)  # no hand-overs recorded: every fetched sample counts
+    top = int(max(handed["batch"].max(), samples["batch"].max())) + 1
+    epochs = np.unique(np.concatenate([handed["epoch"].to_numpy(), samples["epoch"].to_numpy()]))
+    row = np.searchsorted(epochs, handed["epoch"].to_numpy())
+    table = np.zeros((len(epochs), top), dtype=bool)
+    table[row, handed["batch"].to_numpy()] = True
+    return table[np.searchsorted(epochs, samples["epoch"].to_numpy()), samples["batch"].to_numpy()]
+
+
+def label_share_bins(frame: pd.DataFrame, window: int = LABEL_WINDOW) -> pd.DataFrame:
+    """Per epoch and window of ``window`` consecutive batches (task ids ``window * k`` …), how many of the
+    samples the loop received carry each label, and their ``share`` of the window's labelled samples;
+    ``start_s, end_s``: the window's first and last ``fetch_end``. Columns: ``LABEL_SHARE_COLUMNS``."""
+    if not isinstance(window, int) or isinstance(window, bool) or window < 1:
+        raise ValueError(f"window should be a positive integer, but got window={window!r}")
+    f = _plain(frame)
+    fe = rows(f, ev.FETCH_END)
+    fe = fe[(fe["detail"] == "") & (fe["index"] >= 0) & (fe["batch"] >= 0)]
+    fe = fe[["epoch", "batch", "label", "t_s"]]
+    if not len(fe):
+        return pd.DataFrame(columns=LABEL_SHARE_COLUMNS)
+    fe = fe[_handed(f, fe)]
+    fe = fe.assign(window=fe["batch"].to_numpy() // window)
+    keys = ["epoch", "window"]
+    spans = fe.groupby(keys).agg(first_batch=("batch", "min"), last_batch=("batch", "max"),
+                                 start_s=("t_s", "min"), end_s=("t_s", "max"))
+    counts = fe.groupby(keys + ["label"], observed=True, dropna=True).size().rename("count").reset_index()
+    # Labels are compared as plain values (1.0 is 1, as audits does): only the distinct labels are converted.
+    uniques = pd.unique(counts["label"])
+    plain = dict(zip(uniques, (plain_label(v) for v in uniques)))
+    counts["label"] = counts["label"].map(plain).astype(object)
+    counts = counts[[is_class(v) for v in counts["label"]]] if len(counts) else counts
+    if not len(counts):
+        return pd.DataFrame(columns=LABEL_SHARE_COLUMNS)
+    counts = counts.assign(_key=counts["label"].map(repr))  # labels of mixed types group by their repr
+    counts = counts.groupby(keys + ["_key"], as_index=False).agg(label=("label", "first"), count=("count", "sum"))
+    counts["share"] = counts["count"] / counts.groupby(keys)["count"].transform("sum")
+    out = counts.merge(spans.reset_index(), on=keys)
+    out["count"] = out["count"].astype("int64")
+    return out[LABEL_SHARE_COLUMNS].sort_values(keys + ["count"], ascending=[True, True, False],
+                                                kind="stable").reset_index(drop=True)
+
+
+def cut_window(frame: pd.DataFrame, t0: float, t1: float) -> pd.DataFrame:
+    """The events in ``[t0, t1)``, plus every other event of each task (``epoch, batch``) that has one in the
+    window, so that a fetch, collate or queue stay crossing an edge keeps both its ends instead of looking
+    unfinished; the table keeps its columns, dtypes, ``t_s`` axis and ``attrs``. Events of no task (start-up,
+    exits, epoch marks) count only inside the window.
+    """
+    if not t1 > t0:
+        raise ValueError(f"cut_window needs t0 < t1, but got t0={t0!r}, t1={t1!r}")
+    t = frame["t_s"].to_numpy()
+    if len(t) and not frame["t_s"].is_monotonic_increasing:
+        raise ValueError("cut_window needs a frame sorted by t_s, as loaderlab.record returns it")
+    lo, hi = np.searchsorted(t, [t0, t1], side="left")
+    inside = np.zeros(len(t), dtype=bool)
+    inside[lo:hi] = True
+    epoch, batch = frame["epoch"].to_numpy(), frame["batch"].to_numpy()
+    mine = inside & (batch >= 0)
+    for e in np.unique(epoch[mine]):  # one lookup table per epoch in the window (usually one or two)
+        ids = np.unique(batch[mine & (epoch == e)])
+        table = np.zeros(int(ids.max()) + 1, dtype=bool)
+        table[ids] = True
+        cand = (epoch == e) & (batch >= 0) & (batch <= ids.max())
+        inside[cand] |= table[batch[cand]]
+    return frame[inside].reset_index(drop=True)
+
+
+def trace_window(frame: pd.DataFrame, seconds: float) -> tuple[float, float]:
+    """The first ``seconds`` of the trace as ``(t0, t1)`` (the whole trace when it is shorter)."""
+    f_end = trace_end(frame)
+    start = float(frame["t_s"].min()) if len(frame) else 0.0
+    return start, min(f_end, start + seconds) if f_end > start else start + seconds

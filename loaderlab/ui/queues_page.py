@@ -1,7 +1,7 @@
 """The "Index queues" page: every queue of the run animated, and how full each one was over time.
 
-Wiring only: the shared sidebar → the cached run → the queue tables → the two figures. The queue logic
-lives in :mod:`loaderlab.figures.queues` and :mod:`loaderlab.trace.utilisation`.
+Wiring only: the shared sidebar → the cached run → the queue tables of :mod:`loaderlab.trace.stays`
+(depths and snapshots, both counted from the same stays) → the two figures of :mod:`loaderlab.figures.queues`.
 """
 
 from __future__ import annotations
@@ -10,8 +10,9 @@ import math
 
 import streamlit as st
 
-from ..figures.queues import queue_animation_figure, queue_depth_figure, queue_snapshots
+from ..figures.queues import queue_animation_figure, queue_depth_figure
 from ..trace import analysis, kinds
+from ..trace.stays import queue_snapshots
 from ..trace.findings import stall_findings
 from .language import page_setup
 from .outcome import show_warnings

@@ -1,6 +1,7 @@
 """The "Worker timelines" page: a Gantt of every process, the stalls it shows, and a sweep of num_workers.
 
-Wiring only: the shared sidebar → the cached run → ``loaderlab.trace`` tables and findings →
+Wiring only: the shared sidebar → the cached run → ``loaderlab.trace`` tables and findings (the Gantt's
+table, with capped idle and the blamed spans, is :func:`loaderlab.trace.timeline.timeline_spans`) →
 :mod:`loaderlab.figures.timeline` and :mod:`loaderlab.figures.sweep`. The sweep re-runs the sidebar's
 settings for each ``num_workers`` (one epoch each), cached per settings.
 """
@@ -15,17 +16,11 @@ import pandas as pd
 import streamlit as st
 
 from ..figures.sweep import sweep_figure
-from ..figures.timeline import (
-    COLOURS,
-    STALL_KINDS,
-    split_capped_idle,
-    stall_spans,
-    timeline_figure,
-)
+from ..figures.timeline import COLOURS, timeline_figure
 from ..scenarios.run import RunConfig, run
 from ..trace import analysis, kinds
 from ..trace.findings import all_findings
-from ..trace.tables import prefetch_cap
+from ..trace.timeline import MARKED_KINDS, timeline_spans
 from .language import page_setup
 from .live_run import outcome as recorded
 from .outcome import show_warnings
@@ -36,7 +31,7 @@ MAX_SPANS = 10_000  # a Gantt of bar traces stays responsive up to about this ma
 SWEEP_MOST = min(4, MAX_WORKERS)
 STALL_COLUMNS = ["kind", "epoch", "batch", "worker", "index", "message"]
 VERDICTS = (kinds.LOADER_BOUND, kinds.MODEL_BOUND)
-TABLE_KINDS = (*STALL_KINDS, kinds.SLOW_WORKER)  # the timing findings this page lists; the rest go under "also found"
+TABLE_KINDS = MARKED_KINDS  # the timing findings this page lists and outlines; the rest go under "also found"
 SHOW = {"error": st.error, "warning": st.warning, "info": st.info}
 
 
@@ -78,9 +73,8 @@ def sweep_table(config: RunConfig, most: int) -> pd.DataFrame:
 class Views:
     """What the page draws for one run, computed once per settings (the trace tables take a while)."""
 
-    spans: pd.DataFrame  # analysis.spans with capped idle split out, at most MAX_SPANS
+    spans: pd.DataFrame  # trace.timeline.timeline_spans: capped idle split out, blamed spans marked; ≤ MAX_SPANS
     total_spans: int
-    marks: pd.DataFrame  # the spans the stalls are blamed on
     stalls: pd.DataFrame  # STALL_COLUMNS
     verdicts: list  # the loader-bound / model-bound sentences
     loader_bound: bool
@@ -100,23 +94,16 @@ def views(config: RunConfig, lang: str) -> Views:
                           columns=STALL_COLUMNS)
     spans = analysis.spans(frame)
     total = len(spans)
-    spans = split_capped_idle(spans.head(MAX_SPANS), analysis.queue_depths(frame), prefetch_cap(frame))
+    spans = timeline_spans(frame, found, spans=spans, max_spans=MAX_SPANS)
     tp, util = analysis.throughput(frame), analysis.worker_utilisation(frame)
     duration = tp["duration_s"].sum()
-    return Views(spans=spans, total_spans=total, marks=stall_spans(spans, _marked(stalls, found)), stalls=stalls,
+    return Views(spans=spans, total_spans=total, stalls=stalls,
                  verdicts=[f.text(lang) for f in findings if f.kind in VERDICTS],
                  loader_bound=any(f.kind == kinds.LOADER_BOUND for f in findings),
                  others=[(f.severity, f.text(lang)) for f in findings
                          if f.kind not in TABLE_KINDS + VERDICTS and f.severity != "info"],
                  batches_per_s=tp["batches"].sum() / duration if duration > 0 else math.nan,
                  loop=analysis.loop_wait(frame), busy=float(util["busy_fraction"].mean()) if len(util) else math.nan)
-
-
-def _marked(stalls: pd.DataFrame, found: list) -> pd.DataFrame:
-    """The stall rows, plus one per slow sample a straggler finding lists beyond its worst (outlined too)."""
-    extra = [{"kind": f.kind, **{c: w[c] for c in ("epoch", "batch", "worker", "index")}}
-             for f in found for w in f.evidence.get("worst", [])[1:]]
-    return pd.concat([stalls, pd.DataFrame(extra, columns=STALL_COLUMNS)], ignore_index=True) if extra else stalls
 
 
 def _number(value: float, spec: str) -> str:
@@ -138,8 +125,7 @@ def _gantt(v: Views) -> None:
         st.caption(t("timelines.cut", shown=MAX_SPANS, total=v.total_spans))  # sorted by start: the beginning
     names = {stage: t(f"timelines.stage.{stage}") for stage in COLOURS}
     lanes = {lane: t(f"timeline.lane.{lane}") for lane in ("main", "pin", "worker")}
-    fig = timeline_figure(v.spans, x_title=t("timelines.x"), stage_names=names, marks=v.marks,
-                          mark_name=t("timelines.mark"), lane_names=lanes, hover=t("timeline.hover"))
+    fig = timeline_figure(v.spans, x_title=t("timelines.x"), stage_names=names, mark_name=t("timelines.mark"), lane_names=lanes, hover=t("timeline.hover"))
     st.plotly_chart(fig, theme=None, key="timelines_gantt")
 
 

@@ -1,4 +1,4 @@
-"""The queue snapshots and the two queue figures, on real small runs.
+"""The queue snapshots (``loaderlab.trace.stays``) and the two queue figures that draw them, on real small runs.
 
 Every trace comes from ``loaderlab.scenarios.run.run``. No assertion depends on how fast the machine is:
 a straggler of 200 ms against 1 ms samples decides which batches park, and everything else is counted.
@@ -11,10 +11,10 @@ import math
 import numpy as np
 import pytest
 
-from loaderlab.figures.queues import (MAX_FRAMES, WORKER_COLOURS, queue_animation_figure, queue_depth_figure,
-                                      queue_rows, queue_snapshots, row_label)
+from loaderlab.figures.queues import WORKER_COLOURS, queue_animation_figure, queue_depth_figure, row_label
 from loaderlab.scenarios.run import RunConfig, run
 from loaderlab.trace import analysis
+from loaderlab.trace.stays import MAX_FRAMES, queue_rows, queue_snapshots, queue_stays
 
 SMALL = dict(n_samples=48, batch_size=4, num_workers=2, cost_ms=1, consumer_ms=2)
 # Dataset index 10 sits in task 2, which round robin gives to worker 0: worker 1's tasks 3 and 5 are ready first.
@@ -199,3 +199,20 @@ def test_depths_are_computed_when_not_given(in_order):
     alone = queue_snapshots(in_order)
     assert alone.counters.equals(_snap(in_order).counters)
     assert alone.counters["outstanding"].max() == 4
+
+
+def test_the_figures_draw_the_trace_tables_numbers(in_order):
+    depths = analysis.queue_depths(in_order)
+    snap = queue_snapshots(in_order, depths)
+    fig = _animation(snap)
+    drawn = [(f.name, sum(len(t.x) for t in f.data)) for f in fig.frames]
+    assert drawn == [(str(i), n) for i, n in snap.contents.groupby("frame").size().reindex(
+        range(len(snap.times)), fill_value=0).items()]
+    end = float(in_order["t_s"].max())
+    lines = queue_depth_figure(depths, cap=snap.cap, end_s=end, names={}, cap_name="CAP", x_title="", y_title="",
+                               panel_titles={"outstanding": "", "index": "", "result": "", "reorder": ""}).data
+    peak = {t.name: max(t.y) for t in lines if t.name != "CAP"}
+    assert peak == depths.groupby("queue")["depth"].max().to_dict()
+    stays = queue_stays(in_order)  # the one table both are counted from: every task passes the outstanding count
+    assert peak["outstanding"] == snap.counters["outstanding"].max() == snap.cap
+    assert len(stays[stays["place"] == "outstanding"]) == len(in_order[in_order["kind"] == "index_put"])

@@ -1,7 +1,8 @@
 """The per-process timeline: one lane per process, capped idle time, and the stall outline.
 
-Lanes and stall marks come from real small runs (``loaderlab.scenarios.run.run``); the capped-idle split is
-checked on a hand-made table whose answer can be worked out by hand.
+The figure draws ``loaderlab.trace.timeline.timeline_spans`` as it is: lanes and stall marks come from real
+small runs (``loaderlab.scenarios.run.run``), the capped-idle split is checked on a hand-made table whose
+answer can be worked out by hand, and the figure's capped seconds are ``worker_utilisation``'s.
 """
 
 from __future__ import annotations
@@ -11,10 +12,11 @@ import math
 import pandas as pd
 import pytest
 
-from loaderlab.figures.timeline import CAPPED_IDLE, MARK_COLOUR, split_capped_idle, stall_spans, timeline_figure
+from loaderlab.figures.timeline import MARK_COLOUR, timeline_figure
 from loaderlab.scenarios.run import RunConfig, run
-from loaderlab.trace import analysis
-from loaderlab.trace.findings import stall_findings
+from loaderlab.trace import analysis, kinds
+from loaderlab.trace.findings import Finding, stall_findings
+from loaderlab.trace.timeline import CAPPED_IDLE, MARK, split_idle, timeline_spans
 
 SMALL = dict(n_samples=48, batch_size=4, num_workers=2, cost_ms=1, consumer_ms=2)
 STRAGGLER = dict(SMALL, straggler_index=10, straggler_ms=200)  # index 10: task 2, worker 0
@@ -25,9 +27,12 @@ def straggler():
     return run(RunConfig(**STRAGGLER))
 
 
-def _stall_table(frame) -> pd.DataFrame:
-    found = [f for f in stall_findings(frame) if f.kind in ("straggler", "head_of_line")]
-    return pd.DataFrame([{c: getattr(f, c) for c in ("kind", "epoch", "batch", "worker", "index")} for f in found])
+def _stalls(frame) -> list[Finding]:
+    return [f for f in stall_findings(frame) if f.kind in (kinds.STRAGGLER, kinds.HEAD_OF_LINE)]
+
+
+def _marks(spans: pd.DataFrame) -> pd.DataFrame:
+    return spans[spans[MARK].notna()].sort_values(MARK)
 
 
 def _lanes(fig) -> set[str]:
@@ -52,13 +57,13 @@ def test_three_workers_and_the_pin_thread_get_their_own_lanes():
 
 
 def test_the_straggler_and_the_wait_it_causes_are_outlined(straggler):
-    spans = analysis.spans(straggler)
-    marks = stall_spans(spans, _stall_table(straggler))
+    spans = timeline_spans(straggler, _stalls(straggler))
+    marks = _marks(spans)
     fetch = marks[marks["stage"] == "fetch"]
     assert fetch[["worker", "batch", "index"]].values.tolist() == [[0, 2, 10]]
     wait = marks[marks["stage"] == "wait"]
     assert wait["batch"].tolist() == [2] and (wait["worker"] == -1).all()
-    fig = timeline_figure(spans, marks=marks, mark_name="STALL")
+    fig = timeline_figure(spans, mark_name="STALL")
     mark = fig.data[-1]
     assert mark.name == "STALL" and mark.marker.line.color == MARK_COLOUR
     assert sorted(mark.y) == ["main", "worker 0"]
@@ -67,12 +72,13 @@ def test_the_straggler_and_the_wait_it_causes_are_outlined(straggler):
 
 
 def test_without_a_sample_the_late_batch_on_its_worker_is_outlined(straggler):
-    spans = analysis.spans(straggler)
-    stalls = pd.DataFrame([{"kind": "head_of_line", "epoch": 0, "batch": 2, "worker": 0, "index": None}])
-    marks = stall_spans(spans, stalls)
+    late = Finding(kinds.HEAD_OF_LINE, "warning", "", epoch=0, batch=2, worker=0, index=None)
+    marks = _marks(timeline_spans(straggler, [late]))
     assert sorted(marks[marks["worker"] == 0]["stage"]) == ["collate"] + ["fetch"] * 4
     assert len(marks[marks["worker"] == -1]) == 1
-    assert len(stall_spans(spans, stalls.iloc[0:0])) == 0
+    assert timeline_spans(straggler, [])[MARK].isna().all()
+    data = Finding(kinds.PADDING_WASTE, "warning", "", epoch=0, batch=2, worker=0)
+    assert timeline_spans(straggler, [data])[MARK].isna().all()  # a finding about data blames no span
 
 
 def _span(worker, stage, start, end):
@@ -81,13 +87,12 @@ def _span(worker, stage, start, end):
 
 
 def test_idle_is_split_where_the_prefetch_cap_kept_the_worker_waiting():
-    spans = pd.DataFrame([_span(0, "idle", 0.0, 10.0), _span(0, "fetch", 10.0, 11.0), _span(1, "idle", 0.0, 10.0)])
-    depths = pd.DataFrame({
-        "t_s": [0.0, 2.0, 5.0, 0.0, 3.0, 4.0, 0.0, 2.0],
-        "queue": ["outstanding"] * 3 + ["index_queue[0]"] * 3 + ["index_queue[1]"] * 2,
-        "depth": [0, 2, 1, 0, 1, 0, 0, 1],  # at the cap (2) over [2, 5]; worker 0's queue holds a task over [3, 4]
-    })
-    out = split_capped_idle(spans, depths, cap=2.0)
+    spans = pd.DataFrame([_span(0, "idle", 0.0, 10.0), _span(0, "fetch", 10.0, 11.0),
+                          {**_span(1, "idle", 0.0, 10.0), "pid": 2}])
+    # At the cap over [2, 5]; worker 0's queue held a task over [3, 4]; worker 1's was never empty.
+    capped = pd.DataFrame({"pid": [1, 1], "worker": [0, 0], "epoch": [0, 0], "start_s": [2.0, 4.0],
+                           "end_s": [3.0, 5.0]})
+    out = split_idle(spans, capped)
     zero = out[out["worker"] == 0].sort_values("start_s")
     assert zero[["stage", "start_s", "end_s"]].values.tolist() == [
         ["idle", 0.0, 2.0], [CAPPED_IDLE, 2.0, 3.0], ["idle", 3.0, 4.0], [CAPPED_IDLE, 4.0, 5.0],
@@ -95,13 +100,26 @@ def test_idle_is_split_where_the_prefetch_cap_kept_the_worker_waiting():
     one = out[out["worker"] == 1]
     assert one[["stage", "start_s", "end_s"]].values.tolist() == [["idle", 0.0, 10.0]]  # its queue was never empty
     assert out["duration_s"].sum() == pytest.approx(spans["duration_s"].sum())
-    assert split_capped_idle(spans, depths, cap=math.nan).equals(spans)
+    assert split_idle(spans, capped.iloc[0:0])[["stage", "start_s", "end_s"]].equals(spans[["stage", "start_s", "end_s"]])
 
 
-def test_a_capped_run_shows_capped_idle_in_the_figure():
+def test_a_capped_run_shows_capped_idle_in_the_figure_as_many_seconds_as_worker_utilisation_counts():
     # A 20 ms loop body against 2 ms batches: main keeps the cap (2 × 2 tasks) out and the workers wait on it.
     frame = run(RunConfig(**dict(SMALL, consumer_ms=20, cost_ms=0.5)))
-    spans = split_capped_idle(analysis.spans(frame), analysis.queue_depths(frame), 4.0)
+    spans = timeline_spans(frame)
     assert (spans["stage"] == CAPPED_IDLE).any()
     fig = timeline_figure(spans, stage_names={CAPPED_IDLE: "CAPPED"})
-    assert "CAPPED" in {trace.name for trace in fig.data}
+    bars = next(trace for trace in fig.data if trace.name == "CAPPED")
+    drawn: dict[str, float] = {}
+    for lane, width in zip(bars.y, bars.x):
+        drawn[lane] = drawn.get(lane, 0.0) + width
+    util = analysis.worker_utilisation(frame).groupby("worker")["capped_idle_s"].sum()
+    assert drawn == pytest.approx({f"worker {w}": s for w, s in util.items() if s > 0})
+    idle = sum(sum(t.x) for t in fig.data if t.name in ("idle", "CAPPED"))  # split, not lost or doubled
+    assert idle == pytest.approx(analysis.worker_utilisation(frame)["idle_s"].sum())
+
+
+def test_without_the_cap_idle_stays_whole():
+    frame = run(RunConfig(**dict(SMALL, consumer_ms=20, cost_ms=0.5)))
+    frame.attrs.pop("loader")  # a trace that does not say its settings: the cap is unknown
+    assert not (timeline_spans(frame)["stage"] == CAPPED_IDLE).any()

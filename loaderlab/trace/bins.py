@@ -64,7 +64,7 @@ def covered(starts, ends, edges: np.ndarray) -> np.ndarray:
         return n * x - sums[n]
 
     c = before(a) - before(b)
-    return np.diff(c)
+    return np.maximum(np.diff(c), 0.0)  # a difference of large sums can come out a hair below zero
 
 
 def worker_busy_bins(frame: pd.DataFrame, edges: np.ndarray) -> pd.DataFrame:
@@ -90,7 +90,7 @@ def worker_busy_bins(frame: pd.DataFrame, edges: np.ndarray) -> pd.DataFrame:
     out = pd.concat(parts, ignore_index=True)
     out["idle_s"] = (out["alive_s"] - out["busy_s"]).clip(lower=0)
     alive = out["alive_s"].where(out["alive_s"] > 0)
-    out["busy_share"] = (out["busy_s"] / alive).clip(upper=1.0)
+    out["busy_share"] = (out["busy_s"] / alive).clip(0.0, 1.0)
     return out[BUSY_COLUMNS]
 
 
@@ -212,3 +212,30 @@ def trace_window(frame: pd.DataFrame, seconds: float) -> tuple[float, float]:
     f_end = trace_end(frame)
     start = float(frame["t_s"].min()) if len(frame) else 0.0
     return start, min(f_end, start + seconds) if f_end > start else start + seconds
+
+
+def depths_in_window(depths: pd.DataFrame, t0: float, t1: float) -> pd.DataFrame:
+    """The rows of a ``queue_depths`` step series that fall in ``[t0, t1)``, each queue starting with the depth
+    it held at ``t0`` (a row at ``t0``): the detailed series of a window, without recomputing it from a cut."""
+    if not len(depths):
+        return depths.iloc[0:0]
+    d = depths.sort_values(["queue", "t_s"], kind="stable")
+    before = d[d["t_s"] <= t0].groupby("queue", sort=False).tail(1).assign(t_s=float(t0))
+    inside = d[(d["t_s"] > t0) & (d["t_s"] < t1)]
+    return pd.concat([before, inside]).sort_values(["queue", "t_s"], kind="stable").reset_index(drop=True)
+
+
+def label_counts(shares: pd.DataFrame) -> pd.DataFrame:
+    """``label_share_bins`` summed per epoch: ``epoch, label, count, share``, the numbers and order of
+    ``label_audit(...).per_epoch`` without reading the samples again."""
+    if not len(shares):
+        return pd.DataFrame(columns=["epoch", "label", "count", "share"])
+    keyed = shares.assign(_key=shares["label"].map(repr))
+    out = keyed.groupby(["epoch", "_key"], as_index=False, sort=False).agg(label=("label", "first"),
+                                                                          count=("count", "sum"))
+    out["share"] = out["count"] / out.groupby("epoch")["count"].transform("sum")
+    out = out[["epoch", "label", "count", "share"]]
+    try:
+        return out.sort_values(["epoch", "label"], kind="stable").reset_index(drop=True)
+    except TypeError:  # labels of mixed types: ordered by their text, as label_audit orders them
+        return out.sort_values(["epoch", "label"], key=lambda c: c.astype(str), kind="stable").reset_index(drop=True)

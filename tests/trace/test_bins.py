@@ -175,3 +175,25 @@ def test_a_window_needs_t0_before_t1(two_epochs):
     assert len(bins.cut_window(two_epochs, -10.0, -5.0)) == 0
     whole = bins.cut_window(two_epochs, -1.0, math.inf)
     assert whole.equals(two_epochs.reset_index(drop=True))
+
+
+def test_label_counts_per_epoch_from_the_windows_are_label_audits(trace):
+    from loaderlab.trace.audits import label_audit
+    detailed = label_audit(trace).per_epoch[["epoch", "label", "count", "share"]]
+    summed = bins.label_counts(bins.label_share_bins(trace, window=7))
+    assert summed["label"].tolist() == detailed["label"].tolist()
+    assert summed["count"].tolist() == detailed["count"].tolist()
+    assert np.allclose(summed["share"], detailed["share"]) and summed["epoch"].tolist() == detailed["epoch"].tolist()
+
+
+def test_depths_in_a_window_start_with_the_depth_held_at_its_start(two_epochs):
+    depths = analysis.queue_depths(two_epochs)
+    t0, t1 = depths["t_s"].quantile(0.4), depths["t_s"].quantile(0.6)
+    out = bins.depths_in_window(depths, t0, t1)
+    assert out["t_s"].between(t0, t1, inclusive="left").all()
+    for name, g in out.groupby("queue"):
+        full = depths[depths["queue"] == name]
+        assert g["t_s"].iloc[0] == t0 and g["depth"].iloc[0] == full[full["t_s"] <= t0]["depth"].iloc[-1]
+        assert g["depth"].iloc[1:].tolist() == full[(full["t_s"] > t0) & (full["t_s"] < t1)]["depth"].tolist()
+    edges = np.array([t0, (t0 + t1) / 2, t1])  # the window's own bins agree with the whole series'
+    assert np.allclose(bins.depth_bins(out, edges)["mean_depth"], bins.depth_bins(depths, edges)["mean_depth"])

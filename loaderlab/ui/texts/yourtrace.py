@@ -158,4 +158,93 @@ TEXTS = {
         "en": "The loader's settings stored in the trace",
         "ko": "트레이스에 저장된 데이터로더 설정",
     },
+    # --- a big trace: the whole run in time bins, the details for a window ---------------------------------
+    "yourtrace.upload.limit": {
+        "en": "This server takes trace files up to {mb:,} MB (its `server.maxUploadSize`); the browser refuses a "
+            "bigger one. Record fewer batches (`--batches`), or start the dashboard with a higher limit: "
+            "`streamlit run app.py --server.maxUploadSize {double:,}`.",
+        "ko": "이 서버는 {mb:,} MB까지의 트레이스 파일을 받습니다(`server.maxUploadSize`). 더 큰 파일은 브라우저가 "
+            "거절합니다. 배치를 덜 기록하거나(`--batches`), 한도를 올려 대시보드를 시작하세요: "
+            "`streamlit run app.py --server.maxUploadSize {double:,}`.",
+    },
+    "yourtrace.big.note": {
+        "en": "This trace holds {events:,} events, too many to draw span by span. The overview sums the whole run "
+            "in {bins:,} time bins; the timeline and queue depths below it show only the window you choose.",
+        "ko": "이 트레이스에는 이벤트가 {events:,}개 있어 구간을 하나하나 그리기에는 너무 많습니다. 개요는 실행 전체를 "
+            "시간 구간 {bins:,}개로 묶어 보여 주고, 그 아래 타임라인과 큐 깊이는 고른 시간 창만 보여 줍니다.",
+    },
+    "yourtrace.overview.title": {
+        "en": "The whole run",
+        "ko": "실행 전체",
+    },
+    "yourtrace.overview.busy": {
+        "en": "Busy share of each worker (holding a task; darker = busier)",
+        "ko": "워커별 바쁜 비율 (작업을 맡고 있던 시간, 진할수록 바쁨)",
+    },
+    "yourtrace.overview.depth": {
+        "en": "Queue depths: mean in each bin, shaded from lowest to highest",
+        "ko": "큐 깊이: 구간별 평균, 음영은 최저에서 최고까지",
+    },
+    "yourtrace.overview.labels": {
+        "en": "Label shares per {window:,} batches",
+        "ko": "배치 {window:,}개마다의 레이블 비율",
+    },
+    "yourtrace.overview.label": {
+        "en": "label {label}",
+        "ko": "레이블 {label}",
+    },
+    "yourtrace.overview.other": {
+        "en": "other labels",
+        "ko": "나머지 레이블",
+    },
+    "yourtrace.overview.busy_hover": {
+        "en": "%{y}, %{x:.2f} s: busy %{z:.0%}",
+        "ko": "%{y}, %{x:.2f} s: 바쁨 %{z:.0%}",
+    },
+    "yourtrace.overview.depth_hover": {
+        "en": "%{x:.2f} s: mean %{y:.2f}, lowest %{customdata[0]:.0f}, highest %{customdata[1]:.0f}",
+        "ko": "%{x:.2f} s: 평균 %{y:.2f}, 최저 %{customdata[0]:.0f}, 최고 %{customdata[1]:.0f}",
+    },
+    "yourtrace.overview.label_hover": {
+        "en": "%{x:.2f} s: %{y:.1%} of the samples",
+        "ko": "%{x:.2f} s: 샘플의 %{y:.1%}",
+    },
+    "yourtrace.window.slider": {
+        "en": "Window shown in detail (seconds since the trace started)",
+        "ko": "자세히 볼 시간 창 (트레이스 시작 후 초)",
+    },
+    "yourtrace.window.caption": {
+        "en": "The views below show {t0:.3f}–{t1:.3f} s of the trace: {events:,} events. The window is shaded in "
+            "the overview.",
+        "ko": "아래 그림은 트레이스의 {t0:.3f}–{t1:.3f}초 구간입니다: 이벤트 {events:,}개. 개요에서 이 시간 창은 "
+            "음영으로 표시됩니다.",
+    },
+    "yourtrace.window.cut": {
+        "en": "The window you chose holds {events:,} events; the views below show its first {shown:.3f} s "
+            "({kept:,} events). Choose a narrower window to see the rest in detail.",
+        "ko": "고른 시간 창에는 이벤트가 {events:,}개 있어, 아래 그림은 처음 {shown:.3f}초(이벤트 {kept:,}개)만 "
+            "보여 줍니다. 나머지를 자세히 보려면 시간 창을 좁히세요.",
+    },
+    "yourtrace.findings.big": {
+        "en": "Looking for findings reads all {events:,} events; on a trace this big that takes a while.",
+        "ko": "발견 사항을 찾으려면 이벤트 {events:,}개를 모두 읽어야 해서, 이만큼 큰 트레이스에서는 시간이 걸립니다.",
+    },
+    "yourtrace.findings.button": {
+        "en": "Look for findings",
+        "ko": "발견 사항 찾기",
+    },
+    "yourtrace.download.window": {
+        "en": "Download this window (LoaderLab JSON)",
+        "ko": "이 시간 창 내려받기 (LoaderLab JSON)",
+    },
+    "yourtrace.download.window_chrome": {
+        "en": "Download this window for Perfetto (Chrome trace JSON)",
+        "ko": "이 시간 창을 Perfetto용으로 내려받기 (Chrome 트레이스 JSON)",
+    },
+    "yourtrace.download.big": {
+        "en": "The downloads hold the window shown below. For the whole trace in Perfetto, run "
+            "`python -m loaderlab export {name} --chrome {stem}.chrome.json` on your machine.",
+        "ko": "내려받는 파일에는 아래에 보이는 시간 창만 들어 있습니다. 트레이스 전체를 Perfetto에서 보려면 내 컴퓨터에서 "
+            "`python -m loaderlab export {name} --chrome {stem}.chrome.json`을 실행하세요.",
+    },
 }

@@ -1,4 +1,4 @@
-"""Trace files: save a recorded event table as JSON and load it back, exactly.
+"""Trace files: save a recorded event table (columnar ``.lltrace`` or JSON) and load it back, exactly.
 
 Twin of nothing in torch (its profiler writes Chrome traces, which lose the per-sample and per-queue
 detail kept here). Knows the event table of :mod:`loaderlab.trace.recorder` and pandas; knows nothing of
@@ -24,6 +24,11 @@ columns (``OPTIONAL_COLUMNS``) are stored when the table has them: ``rank`` (int
 of each event in a multi-rank trace (:mod:`loaderlab.trace.ranks`); files without them load as before.
 Files are written without spaces: a 100 000-event trace is about 6 MB.
 
+A path ending in ``.lltrace`` is written in the columnar format of :mod:`loaderlab.trace.columnar` instead
+(typed, zstd-compressed Arrow columns, about 10 bytes per event; its meta is ``frame.attrs``). Reading sniffs
+the first bytes: a file starting with ``columnar.MAGIC`` is columnar whatever its name, anything else is read
+as the JSON above.
+
 Reading never shows a raw json/pandas traceback: every problem with a file raises :class:`TraceFileError`
 whose message is one sentence saying what is wrong and what to do.
 """
@@ -38,6 +43,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from . import columnar
+from .columnar import TraceFileError
 from .frame import EVENT_COLUMNS
 
 FORMAT = "loaderlab-trace"
@@ -47,8 +54,7 @@ _DERIVED = "t_s"  # may be left out of a file: recomputed from t_ns
 OPTIONAL_COLUMNS = {"rank": "int64"}  # column → its dtype; stored only when the table has it
 
 
-class TraceFileError(ValueError):
-    """A trace file that LoaderLab cannot read; the message says what is wrong and what to do."""
+COLUMNAR_SUFFIX = ".lltrace"  # save_trace writes the columnar format for a path ending in this
 
 
 # --- writing -------------------------------------------------------------------------------------
@@ -66,21 +72,26 @@ def _plain(value: Any) -> Any:
                      f"{type(value).__name__} {value!r}; convert such labels to one of those first")
 
 
-def trace_document(frame: pd.DataFrame) -> dict[str, Any]:
-    """The JSON document (a dict) that :func:`save_trace` writes for ``frame``."""
+def _check_table(frame: pd.DataFrame) -> None:
     missing = [c for c in EVENT_COLUMNS if c not in frame.columns]
     extra = [c for c in frame.columns if c not in EVENT_COLUMNS and c not in OPTIONAL_COLUMNS]
     if missing or extra:
         raise ValueError(f"save_trace expects a table from loaderlab.record() with the columns {list(EVENT_COLUMNS)}, "
                          f"but it lacks {missing} and has extra {extra}")
-    columns = list(frame.columns)
-    if len(frame) and frame["t_s"].equals((frame["t_ns"] - frame["t_ns"].iloc[0]) / 1e9):
-        columns.remove(_DERIVED)
     dtypes = {c: str(frame[c].dtype) for c in frame.columns}
     for column, dtype in OPTIONAL_COLUMNS.items():
         if column in dtypes and dtypes[column] != dtype:
             raise ValueError(f"save_trace stores column {column!r} as {dtype}, but it is {dtypes[column]}; "
                              f"convert it with .astype({dtype!r}) first")
+
+
+def trace_document(frame: pd.DataFrame) -> dict[str, Any]:
+    """The JSON document (a dict) that :func:`save_trace` writes for ``frame``."""
+    _check_table(frame)
+    columns = list(frame.columns)
+    if len(frame) and frame["t_s"].equals((frame["t_ns"] - frame["t_ns"].iloc[0]) / 1e9):
+        columns.remove(_DERIVED)
+    dtypes = {c: str(frame[c].dtype) for c in frame.columns}
     for column, dtype in dtypes.items():
         if dtype not in _DTYPES:
             raise ValueError(f"save_trace cannot store column {column!r} of dtype {dtype}; "
@@ -95,7 +106,15 @@ def trace_document(frame: pd.DataFrame) -> dict[str, Any]:
 
 
 def save_trace(frame: pd.DataFrame, path: str | os.PathLike) -> None:
-    """Write an event table (from :func:`loaderlab.record`) to ``path`` as a LoaderLab trace file."""
+    """Write an event table (from :func:`loaderlab.record`) to ``path`` as a LoaderLab trace file.
+
+    A path ending in ``.lltrace`` gets the columnar format (its meta is ``frame.attrs``); any other the JSON.
+    """
+    if os.fspath(path).endswith(COLUMNAR_SUFFIX):
+        _check_table(frame)
+        with columnar.TraceWriter(path, dict(frame.attrs)) as writer:
+            writer.write_frame(frame)
+        return
     text = json.dumps(trace_document(frame), separators=(",", ":"), allow_nan=False, ensure_ascii=False)
     with open(path, "w", encoding="utf-8") as f:
         f.write(text)
@@ -121,8 +140,20 @@ def load_trace(path: str | os.PathLike) -> pd.DataFrame:
     return load_trace_bytes(data, name)
 
 
+def _from_columnar(data: bytes, name: str) -> pd.DataFrame:
+    frame, meta = columnar.read_columnar_bytes(data, name)
+    required = [c for c in EVENT_COLUMNS if c not in frame.columns]
+    if required and (len(frame.columns) or not meta.get("cut_short")):
+        raise TraceFileError(f"{name} lacks the column{'s' if len(required) > 1 else ''} {', '.join(required)}; "
+                             f"it is not an event table — record the trace again.")
+    frame.attrs.update(meta)
+    return frame
+
+
 def load_trace_bytes(data: bytes, name: str = "the trace") -> pd.DataFrame:
     """Read a trace file's contents (an upload, say); ``name`` is how messages refer to it."""
+    if columnar.is_columnar(data):
+        return _from_columnar(data, name)
     if not data.strip():
         raise TraceFileError(f"{name} is empty; record a trace with `python -m loaderlab record` and load that file.")
     try:

@@ -17,7 +17,9 @@ from ..engine import events as ev
 from ..engine.loader import DataLoader
 from . import torch_recorder as tr
 from ..engine.interrupt import RunGuard, UnsentResult
+from .payload import PayloadProbe
 from .frame import EVENT_COLUMNS, events_frame, loader_settings  # noqa: F401 (public names of recording)
+from .result import Run, to_frame
 from .session import UnsentBatchError, record_session
 
 def _record_torch(loader, epochs: int, max_batches: int | None, consumer, sample_info) -> pd.DataFrame:
@@ -54,11 +56,8 @@ def _record_torch(loader, epochs: int, max_batches: int | None, consumer, sample
                 iterator._shutdown_workers()
         channel.close()
         tr.set_process_tracer(ev.NULL_TRACER)
-    frame = events_frame(tracer.snapshot())
-    frame.attrs["loader"] = loader_settings(loader)
-    frame.attrs["loader"]["recorded_from"] = "torch.utils.data.DataLoader"
-    frame.attrs["epochs"] = epochs
-    return frame
+    settings = {**loader_settings(loader), "recorded_from": "torch.utils.data.DataLoader"}
+    return to_frame(Run(events_frame(tracer.snapshot()), loader=settings, epochs=epochs))
 
 
 def record(loader: DataLoader, epochs: int = 1, *, max_batches: int | None = None,
@@ -73,6 +72,12 @@ def record(loader: DataLoader, epochs: int = 1, *, max_batches: int | None = Non
     If the loader raises, so does ``record`` (the same exception); a batch a worker cannot pickle raises
     ``UnsentBatchError`` with the pickler's message (torch would wait for it forever). To keep the trace up to a failure, or
     to stop a run by a deadline, use :func:`loaderlab.trace.session.record_session`.
+
+    The table's ``attrs`` carry the run's metadata, as a trace file keeps it (:func:`loaderlab.trace.result.metadata`):
+    ``loader`` (the loader's settings: ``num_workers``, ``prefetch_factor``, …) and ``epochs``. Every
+    function of :mod:`loaderlab.trace` reads them through :func:`loaderlab.trace.result.as_run`, which gives
+    the typed :class:`~loaderlab.trace.result.Run`; pandas keeps ``attrs`` through copies but not through
+    every operation (a ``concat``, a ``merge``), so analyse the table as returned, or keep its ``as_run``.
     """
     if not isinstance(loader, (DataLoader, torch.utils.data.DataLoader)):
         raise TypeError("record() expects a loaderlab.DataLoader or a torch.utils.data.DataLoader, "
@@ -81,6 +86,14 @@ def record(loader: DataLoader, epochs: int = 1, *, max_batches: int | None = Non
         raise ValueError(f"epochs should be a positive integer, but got epochs={epochs!r}")
     if max_batches is not None and (not isinstance(max_batches, int) or max_batches < 1):
         raise ValueError(f"max_batches should be None or a positive integer, but got max_batches={max_batches!r}")
+    probe = PayloadProbe(consumer)  # what each batch carries (tensors, bytes): replay rebuilds that shape
+    frame = _record(loader, epochs, max_batches, probe, sample_info)
+    if probe.result() is not None:
+        frame.attrs["payload"] = probe.result()
+    return frame
+
+
+def _record(loader, epochs: int, max_batches: int | None, consumer, sample_info) -> pd.DataFrame:
     if isinstance(loader, torch.utils.data.DataLoader):
         return _record_torch(loader, epochs, max_batches, consumer, sample_info)
     # A guard without a deadline: only a batch that cannot be sent stops the run (torch would hang).
@@ -92,4 +105,4 @@ def record(loader: DataLoader, epochs: int = 1, *, max_batches: int | None = Non
         unsent = recording.stopped
         raise UnsentBatchError(f"DataLoader worker {unsent.worker} could not send batch {unsent.task} "
                                f"(torch would wait for it forever): {unsent.message}")
-    return recording.frame
+    return to_frame(recording.run)

@@ -1,0 +1,116 @@
+"""The bottleneck verdict: which one cause held the training loop back, named from a fixed vocabulary.
+
+Twin of nothing in torch (TensorFlow's input-pipeline analyzer says "input-bound" but not why). Reads a
+:class:`~loaderlab.trace.summary.RunSummary` (and the straggler check of :mod:`.slow`) and decides, in this
+order, with the numbers that decided it kept as the verdict's evidence:
+
+1. ``none``: fewer than :data:`MIN_BATCHES` batches, or no loop time at all: too short to say.
+2. ``startup``: the waits before each epoch's first batch (worker start-up) are at least
+   :data:`STARTUP_SHARE` of the loop's time (those waits + the later waits + the loop body).
+3. ``consumer``: the loop waited at most :data:`LOADER_BOUND_SHARE` of its time (the one wait share,
+   :func:`~loaderlab.trace.analysis.loop_wait`): the step is the slow part; the loader keeps up.
+4. ``main_process``: ``num_workers=0`` and the loop mostly waited: fetching inside the loop dominates.
+5. ``pin_memory``: the pin thread was busy at least :data:`PIN_SHARE` of the loop's time.
+6. ``straggler``: slow samples (:func:`~loaderlab.trace.slow.stragglers`) cost at least
+   :data:`STRAGGLER_SHARE` of the loop's wait: in order, one slow sample holds every batch behind it.
+7. ``workers``: the workers were busy at least :data:`WORKERS_BUSY` of their lives: fetching is the slow
+   part, more workers help (CPU-bound up to the cores, latency-bound beyond them).
+8. ``ipc``: otherwise: the loop waited while the workers mostly idled, so the time went between them —
+   moving each batch from a worker to the main process (tiny batches, many tensors per batch).
+
+Knows nothing of words (:mod:`.finding_texts` words each kind: ``verdict.<key>``), plotly or streamlit.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from ..engine import loader as engine_loader
+from . import finding_texts
+from .slow import stragglers
+from .summary import RunSummary, summarise
+from .tables import normal
+
+WORKERS, IPC, STARTUP, STRAGGLER, CONSUMER, MAIN_PROCESS, PIN_MEMORY, NONE = (
+    "workers", "ipc", "startup", "straggler", "consumer", "main_process", "pin_memory", "none")
+VERDICT_KINDS = (WORKERS, IPC, STARTUP, STRAGGLER, CONSUMER, MAIN_PROCESS, PIN_MEMORY, NONE)
+
+MIN_BATCHES = 8
+LOADER_BOUND_SHARE = 0.5  # the loader-bound finding's threshold: above it the loop mostly waited
+STARTUP_SHARE = 0.5
+PIN_SHARE = 0.5
+STRAGGLER_SHARE = 0.3
+WORKERS_BUSY = 0.6  # below it the workers mostly idled while the loop waited: the time went elsewhere
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The cause (``kind``, one of :data:`VERDICT_KINDS`), the wording's ``key`` and the deciding numbers."""
+
+    kind: str
+    key: str
+    evidence: dict[str, Any] = field(default_factory=dict)
+    batch: int | None = None
+    worker: int | None = None
+    index: int | None = None
+
+    def text(self, lang: str = "en") -> str:
+        return finding_texts.text(f"verdict.{self.key}", lang, **self.evidence)
+
+    def title(self, lang: str = "en") -> str:
+        return finding_texts.text(f"verdict.title.{self.kind}", lang)
+
+    def as_dict(self, lang: str = "en") -> dict[str, Any]:
+        out = {"kind": self.kind, "text": self.text(lang), **self.evidence}
+        out.update({k: getattr(self, k) for k in ("batch", "worker", "index") if getattr(self, k) is not None})
+        return out
+
+
+def _ms(seconds: float) -> float:
+    return seconds * 1e3 if not math.isnan(seconds) else math.nan
+
+
+def verdict(frame: pd.DataFrame, summary: RunSummary | None = None) -> Verdict:
+    """The run's :class:`Verdict` (see the module docstring for the order of the checks)."""
+    s = summarise(frame) if summary is None else summary
+    loop = s.loop
+    total = loop.first_wait_s + loop.wait_s + loop.consume_s
+    batches = max(s.batches, 1)
+    common = {"share": loop.share if not math.isnan(loop.share) else 0.0, "wait_s": loop.wait_s,
+              "step_ms": _ms(loop.consume_s / batches), "batches": s.batches, "wall_s": s.wall_s}
+    if s.batches < MIN_BATCHES or total <= 0:
+        return Verdict(NONE, NONE, {"batches": s.batches, "min_batches": MIN_BATCHES, "wall_s": s.wall_s})
+    if s.num_workers and loop.first_wait_s >= STARTUP_SHARE * total:
+        return Verdict(STARTUP, STARTUP, {**common, "first_s": loop.first_wait_s,
+                                          "first_share": loop.first_wait_s / total, "epochs": s.epochs,
+                                          "startup_ms": _ms(s.stage("startup").p50_s)})
+    if math.isnan(loop.share) or loop.share <= LOADER_BOUND_SHARE:
+        return Verdict(CONSUMER, CONSUMER, {**common, "wait_ms": _ms(loop.wait_s / batches)})
+    work_ms = _ms((s.stage("fetch").total_s + s.stage("collate").total_s) / batches)
+    if not s.num_workers:
+        return Verdict(MAIN_PROCESS, MAIN_PROCESS, {**common, "work_ms": work_ms})
+    pin = s.stage("pin")
+    if pin.count and pin.total_s >= PIN_SHARE * total:
+        return Verdict(PIN_MEMORY, PIN_MEMORY, {**common, "pin_ms": _ms(pin.p50_s), "pin_share": pin.total_s / total})
+    slow = stragglers(normal(frame))
+    if slow and slow[0]["lost_s"] >= STRAGGLER_SHARE * loop.wait_s:
+        found = slow[0]
+        return Verdict(STRAGGLER, STRAGGLER, {**common, "count": int(found["count"]), "lost_s": found["lost_s"],
+                                              "lost_share": found["lost_s"] / max(loop.wait_s, 1e-12)},
+                       batch=found.get("batch"), worker=found.get("worker"), index=found.get("index"))
+    busy = s.worker_busy_share if not math.isnan(s.worker_busy_share) else 0.0
+    if busy >= WORKERS_BUSY:
+        cores = engine_loader.cpu_count()
+        key = "workers_latency" if cores is not None and s.num_workers >= cores else "workers_cpu"
+        return Verdict(WORKERS, key, {**common, "busy": busy, "workers": s.num_workers,
+                                      "cores": cores if cores is not None else 0, "work_ms": work_ms})
+    move = s.stage("move")
+    tensors = s.payload.tensors
+    return Verdict(IPC, IPC if not math.isnan(tensors) else "ipc_unknown_tensors",
+                   {**common, "busy": busy, "move_ms": _ms(move.p50_s), "work_ms": work_ms,
+                    "tensors": int(tensors) if not math.isnan(tensors) else 0,
+                    "kib": (s.payload.nbytes / 1024) if not math.isnan(s.payload.nbytes) else 0.0})

@@ -1,13 +1,14 @@
 """The "Your trace" page: load a recorded trace (or take the current run) and show its views and findings.
 
 Wiring only: an upload → ``loaderlab.trace.io`` → the trace's tables (spans, queue depths, label counts,
-findings) → figures, and the trace back out as LoaderLab JSON and as a Chrome trace. Every problem with
-an upload is one ``st.error`` sentence, never a traceback.
+findings) → figures, and the trace back out as LoaderLab JSON and as a Chrome trace. A trace too big to draw
+span by span is shown by :mod:`.big_trace` (the whole run in time bins, the details of one window; findings
+on request). Every problem with an upload is one ``st.error`` sentence, never a traceback.
 """
 
 from __future__ import annotations
 
-import json
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import pandas as pd
@@ -22,6 +23,8 @@ from ..trace.audits import label_audit
 from ..trace.chrome import to_chrome_trace
 from ..trace.findings import all_findings
 from ..trace.io import TraceFileError, load_trace_bytes, trace_document
+from ..trace.result import as_run, to_frame
+from .big_trace import is_big, json_bytes, show_big
 from .language import page_setup
 from .outcome import show_warnings
 from .settings import cached_run, keep_settings, sidebar_config, torch_code
@@ -55,38 +58,42 @@ class Views:
     chrome_json: bytes
 
 
-def _dumps(doc: dict) -> bytes:
-    return json.dumps(doc, separators=(",", ":"), allow_nan=False, ensure_ascii=False).encode("utf-8") + b"\n"
-
-
-def build_views(frame: pd.DataFrame, lang: str = "en") -> Views:
-    """The trace's tables and downloads; the findings worded in ``lang``."""
+def findings_table(frame: pd.DataFrame, lang: str = "en") -> pd.DataFrame:
+    """The trace's findings, worded in ``lang``: ``FINDING_COLUMNS``."""
     found = all_findings(frame)
     findings = pd.DataFrame({"severity": [f.severity for f in found], "message": [f.text(lang) for f in found]},
                             dtype="str")
     for c in FINDING_COLUMNS[2:]:  # None where a finding is not about one batch, worker or sample
         findings[c] = pd.array([getattr(f, c) for f in found], dtype="Int64")
+    return findings
+
+
+def build_views(frame: pd.DataFrame, lang: str = "en") -> Views:
+    """The trace's tables and downloads; the findings worded in ``lang``."""
     return Views(spans=analysis.spans(frame), depths=analysis.queue_depths(frame),
-                 labels=label_audit(frame).per_epoch, findings=findings,
+                 labels=label_audit(frame).per_epoch, findings=findings_table(frame, lang),
                  batches=int((frame["kind"] == "batch_yield").sum()),
-                 trace_json=_dumps(trace_document(frame)), chrome_json=_dumps(to_chrome_trace(frame)))
+                 trace_json=json_bytes(trace_document(frame)), chrome_json=json_bytes(to_chrome_trace(frame)))
 
 
-@st.cache_data(max_entries=4, show_spinner=False)  # the caller shows a spinner in the page's language
-def _upload_views(data: bytes, name: str, lang: str) -> tuple[pd.DataFrame | None, Views | None, str | None]:
-    frame, error = trace_from_upload(data, name)
-    if error:
-        return None, None, error
-    try:
-        return frame, build_views(frame, lang), None
-    except Exception as exc:  # a file that parses but whose events contradict each other: say so, in words
-        return None, None, t("yourtrace.error.views", name=name, error=f"{type(exc).__name__}: {exc}")
+# A loaded trace is kept once per file and shared, not copied per rerun as st.cache_data would (a 10 M-event
+# table is a gigabyte); nothing here modifies a frame in place. The caller shows a spinner in the page's language.
+@st.cache_resource(max_entries=2, show_spinner=False)
+def _upload_frame(file_id: str, name: str, _data: bytes) -> tuple[pd.DataFrame | None, str | None]:
+    return trace_from_upload(_data, name)
 
 
 @st.cache_data(max_entries=4, show_spinner=False)
-def _run_views(config: RunConfig, lang: str) -> tuple[pd.DataFrame, Views]:
-    frame = cached_run(config)
-    return frame, build_views(frame, lang)
+def _small_views(token: str, name: str, lang: str, _frame: pd.DataFrame) -> tuple[Views | None, str | None]:
+    try:
+        return build_views(_frame, lang), None
+    except Exception as exc:  # a file that parses but whose events contradict each other: say so, in words
+        return None, t("yourtrace.error.views", name=name, error=f"{type(exc).__name__}: {exc}")
+
+
+@st.cache_data(max_entries=4, show_spinner=False)
+def _big_findings(token: str, lang: str, _frame: pd.DataFrame) -> pd.DataFrame:
+    return findings_table(_frame, lang)
 
 
 def _downloads(views: Views, stem: str) -> None:
@@ -97,12 +104,11 @@ def _downloads(views: Views, stem: str) -> None:
                        mime="application/json", help=t("yourtrace.download.chrome_help"), key="download_chrome")
 
 
-def _findings(views: Views) -> None:
-    st.subheader(t("yourtrace.findings.title"))
-    if not len(views.findings):
+def _findings(findings: pd.DataFrame) -> None:
+    if not len(findings):
         st.success(t("yourtrace.findings.none"))
         return
-    table = views.findings.assign(severity=views.findings["severity"].map(lambda s: t(f"yourtrace.severity.{s}")))
+    table = findings.assign(severity=findings["severity"].map(lambda s: t(f"yourtrace.severity.{s}")))
     for column in ("epoch", "batch", "worker", "index"):  # None: the finding is not about one of these
         table[column] = [("" if pd.isna(v) else str(v)) for v in table[column]]
     # st.table wraps long messages, where st.dataframe would cut them off
@@ -138,6 +144,10 @@ def _views(views: Views) -> None:
         st.info(t("yourtrace.labels.none"))
 
 
+def _upload_limit_mb() -> int:
+    return int(st.get_option("server.maxUploadSize"))
+
+
 def main() -> None:
     page_setup("yourtrace")
     if st.session_state.get("trace_upload") is None:
@@ -146,28 +156,64 @@ def main() -> None:
         keep_settings()
         st.sidebar.info(t("yourtrace.sidebar.hidden"))
         config = None
-    upload = st.file_uploader(t("yourtrace.upload"), type=["json"], key="trace_upload")
+    limit = _upload_limit_mb()
+    upload = st.file_uploader(t("yourtrace.upload"), type=["json", "lltrace"], key="trace_upload",
+                              help=t("yourtrace.upload.limit", mb=limit, double=2 * limit))
     if upload is not None:
         with st.spinner(t("spinner.trace")):
-            frame, views, error = _upload_views(upload.getvalue(), upload.name, language())
+            frame, error = _upload_frame(getattr(upload, "file_id", None) or f"{upload.name}:{upload.size}",
+                                         upload.name, upload.getvalue())
         if error:
             st.error(error)
             return
-        st.caption(t("yourtrace.source.upload", name=upload.name, events=len(frame), batches=views.batches))
-        stem = upload.name.rsplit(".", 1)[0]
+        token = f"upload:{getattr(upload, 'file_id', '')}:{upload.name}:{upload.size}"
+        show_trace(frame, token=token, name=upload.name, stem=upload.name.rsplit(".", 1)[0],
+                   warnings=lambda: show_warnings(as_run(frame)))
     elif config is None:
         return  # torch rejects the sidebar's settings (the sidebar says why), or the upload was just removed
     else:
-        frame, views = _run_views(config, language())
-        st.caption(t("yourtrace.source.run", events=len(frame), batches=views.batches))
-        stem = "loaderlab-trace"
-    show_warnings(frame)
-    _downloads(views, stem)
-    _findings(views)
-    _views(views)
-    if frame.attrs.get("loader"):
+        run = cached_run(config)
+        show_trace(to_frame(run), token=f"run:{config!r}", name=None, stem="loaderlab-trace",
+                   config=config, warnings=lambda: show_warnings(run))
+
+
+def show_trace(frame: pd.DataFrame, *, token: str, name: str | None, stem: str, config: RunConfig | None = None,
+               warnings: Callable[[], None] = lambda: None) -> None:
+    """Everything the page shows for one trace (``name``: the uploaded file's, None for the current run;
+    ``token``: names this trace for the caches; ``warnings``: shows torch's warnings of the run behind it).
+    A big trace gets the overview and a window (:mod:`.big_trace`)."""
+    big = is_big(frame)
+    views = None
+    if not big:
+        with st.spinner(t("spinner.trace")):
+            views, error = _small_views(token, name or stem, language(), frame)
+        if error:
+            st.error(error)
+            return
+    batches = views.batches if views else int((frame["kind"] == "batch_yield").sum())
+    if name is None:
+        st.caption(t("yourtrace.source.run", events=len(frame), batches=batches))
+    else:
+        st.caption(t("yourtrace.source.upload", name=name, events=len(frame), batches=batches))
+    warnings()
+    if big:
+        show_big(frame, token=token, name=name or f"{stem}.json", stem=stem)
+        st.subheader(t("yourtrace.findings.title"))
+        asked = st.session_state.get("trace_findings") == token
+        if asked or st.button(t("yourtrace.findings.button"), key="trace_findings_button",
+                              help=t("yourtrace.findings.big", events=len(frame))):
+            st.session_state["trace_findings"] = token
+            with st.spinner(t("spinner.trace")):
+                _findings(_big_findings(token, language(), frame))
+    else:
+        _downloads(views, stem)
+        st.subheader(t("yourtrace.findings.title"))
+        _findings(views.findings)
+        _views(views)
+    settings = as_run(frame).loader
+    if settings:
         with st.expander(t("yourtrace.settings")):
-            st.json(frame.attrs["loader"])
-    if upload is None:
+            st.json(dict(settings))
+    if config is not None:
         with st.expander(t("code.title")):
             st.code(torch_code(config), language="python")

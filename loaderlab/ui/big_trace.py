@@ -17,6 +17,7 @@ import pandas as pd
 import streamlit as st
 
 from ..figures.depths import depth_figure
+from ..figures.label_counts import label_counts_figure
 from ..figures.overview import overview_figure
 from ..figures.timeline import timeline_figure
 from ..trace import analysis, bins
@@ -138,6 +139,14 @@ def show_big(frame: pd.DataFrame, *, token: str, name: str, stem: str) -> None:
         st.plotly_chart(fig.update_xaxes(range=[t0, shown_to]), theme=None)
     else:
         st.info(t("yourtrace.depths.none"))
+
+    st.subheader(t("yourtrace.labels.title"))  # the whole run's counts: the windows' label shares, summed
+    per_epoch = bins.label_counts(ov.shares)
+    if len(per_epoch):
+        st.plotly_chart(label_counts_figure(per_epoch, x_title=t("yourtrace.labels.x"), y_title=t("yourtrace.labels.y"),
+                                            epoch_name=t("yourtrace.labels.epoch")), theme=None)
+    else:
+        st.info(t("yourtrace.labels.none"))
 
 
 def json_bytes(doc: dict) -> bytes:

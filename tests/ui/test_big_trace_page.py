@@ -74,7 +74,9 @@ def test_a_big_trace_shows_the_overview_then_a_window_at_its_start(big, frame):
     at = big
     assert not at.exception
     assert "too many to draw span by span" in at.info[0].value
-    assert len(at.get("plotly_chart")) == 3  # overview, the window's timeline, the window's queue depths
+    assert len(at.get("plotly_chart")) == 4  # overview, the window's timeline and queue depths, labels per epoch
+    labels = {tr["name"]: _values(tr["y"]) for tr in _spec(at, 3)["data"]}
+    assert labels == {"epoch 0": [60, 60, 60, 60]}  # the whole run's: 240 samples, labels 0-3
     overview = _spec(at, 0)
     assert [tr["type"] for tr in overview["data"]][0] == "heatmap"
     t0, t1 = at.slider(key="trace_window:test-big").value

@@ -14,6 +14,7 @@ import sys
 import time
 from typing import Any, Callable
 
+from . import job_commands
 from .targets import UserError, exception_line, import_target, make_loader
 
 PROGRESS_EVERY_S = 0.2  # redraw interval of the batch counter on a terminal
@@ -95,13 +96,22 @@ def _record_ranks(args: argparse.Namespace, factory: Callable[..., Any], name: s
 # --- report and export -----------------------------------------------------------------------------
 
 
-def _load(path: str) -> Any:
-    from ..trace.io import TraceFileError, load_trace
+def _load(path: str, loader: str | None = None) -> Any:
+    """A trace file, a folder or glob of rank traces (``run`` under torchrun); ``loader``: keep that one."""
+    from ..jobs.read import load_any, select_loader
+    from ..trace.io import TraceFileError
 
     try:
-        return load_trace(path)
+        frame = load_any(path)
+        return select_loader(frame, loader) if loader is not None else frame
     except TraceFileError as exc:
         raise UserError(str(exc)) from None
+
+
+def _loaders(frame: Any) -> list[str]:
+    from ..jobs.read import loader_names
+
+    return loader_names(frame)
 
 
 def _write(save: Callable[[Any, str], None], frame: Any, path: str) -> None:
@@ -114,14 +124,31 @@ def _write(save: Callable[[Any, str], None], frame: Any, path: str) -> None:
 def cmd_report(args: argparse.Namespace) -> None:
     from ..trace.report import report_text
 
-    frame = _load(args.trace)
-    print(report_text(frame, args.lang))
+    from ..jobs.read import select_loader
+
+    frame = _load(args.trace, getattr(args, "loader", None))
+    names = _loaders(frame) if getattr(args, "loader", None) is None else []
+    if len(names) < 2:
+        print(report_text(select_loader(frame, names[0]) if names else frame, args.lang))
+        return
+    for name in names:  # a job with several loaders: one report each
+        part = select_loader(frame, name)
+        site = ((frame.attrs.get("loaders") or {}).get(name) or {}).get("site", "")
+        print(f"=== {name} ({site}) ===")
+        print(report_text(part, args.lang))
 
 
 def cmd_export(args: argparse.Namespace) -> None:
     from ..trace.chrome import save_chrome_trace
 
-    frame = _load(args.trace)
+    from ..jobs.read import select_loader
+
+    frame = _load(args.trace, getattr(args, "loader", None))
+    names = _loaders(frame) if getattr(args, "loader", None) is None else []
+    if len(names) > 1:
+        raise UserError(f"{args.trace} holds {len(names)} DataLoaders ({', '.join(names)}); pick one with --loader NAME")
+    if names:
+        frame = select_loader(frame, names[0])
     _write(save_chrome_trace, frame, args.chrome)
     print(f"wrote {args.chrome}: open it at https://ui.perfetto.dev (or chrome://tracing)")
 
@@ -159,4 +186,5 @@ def cmd_replay(args: argparse.Namespace) -> None:
     print(model_note(out.attrs["replay_model"]))
 
 
-COMMANDS = {"record": cmd_record, "report": cmd_report, "export": cmd_export, "replay": cmd_replay}
+COMMANDS = {"record": cmd_record, "report": cmd_report, "export": cmd_export, "replay": cmd_replay,
+            "stacks": job_commands.cmd_stacks, "merge": job_commands.cmd_merge}

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from . import job_commands
 from .targets import one_line
 
 EXIT_USAGE = 2
@@ -105,6 +106,8 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="examples:\n  python -m loaderlab report trace.json\n"
                "  python -m loaderlab report trace.json --lang ko   # 한국어 보고서\n")
     report.add_argument("trace", metavar="TRACE.json", help="a trace file written by `python -m loaderlab record`")
+    report.add_argument("--loader", metavar="NAME", help="a trace of `run` with several DataLoaders: report only this one "
+                                                       "(default: each in turn)")
     report.add_argument("--lang", choices=("en", "ko"), default="en",
                         help="the report's language: en (English, the default) or ko (Korean)")
 
@@ -115,6 +118,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "(main, worker 0, worker 1, ...) with every fetch, collate and wait as a span.",
         epilog="example:\n  python -m loaderlab export trace.json --chrome trace.chrome.json\n")
     export.add_argument("trace", metavar="TRACE.json", help="a trace file written by `python -m loaderlab record`")
+    export.add_argument("--loader", metavar="NAME", help="a trace of `run` with several DataLoaders: export this one")
     export.add_argument("--chrome", required=True, metavar="OUT.json", help="where to write the Chrome trace")
 
     replay = commands.add_parser(
@@ -141,4 +145,5 @@ def build_parser() -> argparse.ArgumentParser:
                         help="the recorded sample time was waiting (disk, network), not computing: do not cap the "
                              "samples running at once at this machine's cores")
     replay.add_argument("-o", "--output", metavar="OUT.json", help="also save the replay's trace here")
+    job_commands.add_parsers(commands, raw)
     return parser

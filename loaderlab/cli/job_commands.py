@@ -1,0 +1,162 @@
+"""The job commands of ``python -m loaderlab``: run (a script, traced), stacks (of a running job), merge.
+
+Twin of nothing in torch. ``run`` has its own small grammar, like the interpreter's: options up to the
+script (or ``-m MODULE``), everything after it is the script's (:func:`split_run`). The work lives in
+:mod:`loaderlab.jobs`; this module wires it to a shell. Mistakes are :class:`~.targets.UserError` (one line,
+status 2); ``run`` otherwise ends with the script's own status. Knows nothing of plotly or streamlit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Any
+
+from .targets import UserError
+
+RUN_HELP = """\
+Run a Python script (or -m MODULE) unchanged, as `python SCRIPT.py ARGS...` would,
+and trace every torch.utils.data.DataLoader it iterates: every fetch and collate in
+every worker, your loop's own time between batches (the consumer span), the epochs
+your script runs, and a set_epoch it forgets. The trace is written as the job goes
+(flushed every 0.5 s): a crash, Ctrl-C or SIGTERM leaves it readable up to that
+moment, and `run` exits with the script's status.
+
+Each loader is named after the variable it was assigned to (train_loader, or
+loader0, loader1...) and its file:line; pick one in report/export with --loader.
+Under torchrun, -o names a folder with one file per rank (rank0.jsonl...);
+`report FOLDER` reads them as one multi-rank trace.
+
+While it runs, `python -m loaderlab stacks PID` prints where the job and each of
+its DataLoader workers are (PID: the job's process id).
+"""
+
+
+def split_run(argv: list[str]) -> tuple[list[str], list[str]]:
+    """``run``'s own options, and the rest (``SCRIPT ARGS…`` or ``-m MODULE ARGS…``), split at the script."""
+    own: list[str] = []
+    i = 0
+    while i < len(argv):
+        token = argv[i]
+        if token in ("-o", "--output"):
+            own += argv[i:i + 2]
+            i += 2
+        elif token.startswith("--output=") or (token.startswith("-o") and token != "-o"):
+            own.append(token)
+            i += 1
+        elif token in ("-h", "--help"):
+            own.append(token)
+            i += 1
+        elif token == "--":
+            return own, argv[i + 1:]
+        else:
+            return own, argv[i:]
+    return own, []
+
+
+def add_parsers(commands: Any, raw: type) -> None:
+    run = commands.add_parser(
+        "run", help="run your training script unchanged and trace its DataLoaders", formatter_class=raw,
+        usage="python -m loaderlab run [-o TRACE] SCRIPT.py [ARGS ...]\n"
+              "       python -m loaderlab run [-o TRACE] -m MODULE [ARGS ...]",
+        description=RUN_HELP,
+        epilog="examples:\n  python -m loaderlab run train.py --epochs 3\n"
+               "  python -m loaderlab run -o val_trace -m mypackage.train --config c.yaml\n"
+               "  torchrun --nproc-per-node 2 -m loaderlab run -o trace train.py   # trace/rank0.jsonl, rank1.jsonl\n"
+               "  python -m loaderlab report trace.jsonl --loader train_loader\n")
+    run.add_argument("-o", "--output", default="trace", metavar="TRACE",
+                     help="where to write the trace (default: trace, written as trace.jsonl; under torchrun a "
+                          "folder trace/ with rank0.jsonl, rank1.jsonl...)")
+    run.add_argument("script", nargs="*", metavar="SCRIPT.py [ARGS]", help="the script and its own arguments")
+
+    stacks = commands.add_parser(
+        "stacks", help="print the Python stacks of a running job and its DataLoader workers", formatter_class=raw,
+        description="Ask a job started with `python -m loaderlab run` (and each of its DataLoader\n"
+                    "workers) where it is now, and print each Python stack: which worker is stuck,\n"
+                    "in which line of your __getitem__.",
+        epilog="example:\n  python -m loaderlab stacks 12345\n")
+    stacks.add_argument("pid", type=int, metavar="PID", help="the process id of the job (or of one of its workers)")
+
+    merge = commands.add_parser(
+        "merge", help="merge the rank files of a torchrun job into one trace file", formatter_class=raw,
+        description="Read traces written by `run` under torchrun (files, a folder or a glob) and\n"
+                    "write them as one multi-rank trace file.",
+        epilog="example:\n  python -m loaderlab merge all_ranks.jsonl trace/\n")
+    merge.add_argument("output", metavar="OUT.jsonl", help="the merged trace to write")
+    merge.add_argument("inputs", nargs="+", metavar="IN", help="rank trace files, a folder of them, or a glob")
+
+
+def run_command(args: argparse.Namespace, rest: list[str]) -> int:
+    from ..jobs.job import run_job
+    from ..jobs.script import ScriptNotFound, Target
+
+    if not rest or (rest[0] == "-m" and len(rest) < 2):
+        raise UserError("say what to run: `python -m loaderlab run SCRIPT.py [ARGS]` or `run -m MODULE [ARGS]`")
+    target = Target(rest[1], True, tuple(rest[2:])) if rest[0] == "-m" else Target(rest[0], False, tuple(rest[1:]))
+    try:
+        target.check()
+    except ScriptNotFound as exc:
+        raise UserError(str(exc)) from None
+    folder = os.path.dirname(os.path.abspath(args.output))
+    if not os.path.isdir(folder):  # checked first: a long job should not be lost to a typo
+        raise UserError(f"cannot write {args.output}: there is no folder {folder}")
+    return run_job(target, args.output)
+
+
+def cmd_stacks(args: argparse.Namespace) -> None:
+    import psutil
+
+    from ..jobs import stacks
+
+    pid = args.pid
+    if not psutil.pid_exists(pid):
+        raise UserError(f"there is no process {pid}; give the process id of a running `python -m loaderlab run` job")
+    procs = stacks.job_processes(pid)
+    if not procs:  # perhaps a worker's pid: its parent runs the job
+        try:
+            parent = psutil.Process(pid).ppid()
+        except psutil.Error:
+            parent = None
+        procs = stacks.job_processes(parent) if parent else []
+        pid = parent if procs else pid
+    if not procs:
+        raise UserError(f"process {pid} is not a job started with `python -m loaderlab run` "
+                        f"(it has no stacks folder {stacks.stacks_dir(pid)})")
+    folder = stacks.stacks_dir(pid)
+    for who in procs:
+        dump = stacks.ask(who["pid"], folder)
+        print(stacks.describe(who) + ":")
+        if dump is None:
+            print("  (no answer within 2 s)")
+            continue
+        marker = "jobs/script.py" if who["role"] == "main" else "_worker_loop"
+        print(stacks.own_thread(dump, marker))
+        print()
+    sys.stdout.flush()
+
+
+def cmd_merge(args: argparse.Namespace) -> None:
+    from ..jobs.read import files, load_one, merge
+    from ..jobs.stream_format import JsonLinesSink
+    from ..trace.io import TraceFileError
+
+    try:
+        paths = [path for name in args.inputs for path in files(name)]
+        frames = [load_one(path) for path in paths]
+        for frame, path in zip(frames, paths):
+            if "rank" in frame.columns:
+                raise TraceFileError(f"{path} is a multi-rank trace already; give the rank files instead.")
+        if len(frames) < 2:
+            raise TraceFileError("give at least two rank traces (or a folder holding them) to merge.")
+        merged = merge(frames, paths)
+    except TraceFileError as exc:
+        raise UserError(str(exc)) from None
+    try:
+        sink = JsonLinesSink(args.output, {k: v for k, v in merged.attrs.items()})
+        sink.write_frame(merged.drop(columns=["t_s"]))
+        sink.close()
+    except OSError as exc:
+        raise UserError(f"cannot write {args.output} ({exc.strerror or exc}); check the folder exists and is writable") from None
+    print(f"wrote {args.output}: {len(merged)} events from {merged.attrs['world_size']} ranks. "
+          f"Next: python -m loaderlab report {args.output}")

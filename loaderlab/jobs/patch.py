@@ -1,0 +1,73 @@
+"""Class-level hooks on ``torch.utils.data.DataLoader``: every loader the job iterates goes through the job.
+
+Twin of nothing in torch. ``__init__`` notes where each loader was made (the user's ``file:line``, and the
+variable it was assigned to when that line says so); ``__iter__`` hands the loader to the job, which returns
+a traced iterator. Hooking the class (not the module attribute) covers ``from torch.utils.data import
+DataLoader`` done before the hook and every subclass. In any other process (a worker, a process the script
+forks) and after :func:`uninstall` the hooks call torch's own methods unchanged. Knows nothing of how a
+loader is traced (:mod:`.traced`), of pandas, plotly or streamlit.
+"""
+
+from __future__ import annotations
+
+import linecache
+import os
+import re
+import sys
+from typing import Any, Callable
+
+import torch.utils.data
+
+SITE = "_loaderlab_site"  # the loader's instance attribute: (file, line, variable name or None)
+_ASSIGNED = re.compile(r"^\s*([A-Za-z_][\w.]*)\s*(?::[^=]+)?=(?!=)")
+_saved: dict[str, Any] = {}
+
+
+def creation_site(loader: Any, frame: Any) -> tuple[str, int, str | None]:
+    """Where ``loader`` was made: the first frame above the ``__init__`` chain of the loader's own classes."""
+    while frame is not None and frame.f_code.co_name == "__init__" and frame.f_locals.get("self") is loader:
+        frame = frame.f_back
+    if frame is None:
+        return ("?", 0, None)
+    path, line = frame.f_code.co_filename, frame.f_lineno
+    match = _ASSIGNED.match(linecache.getline(path, line))
+    return (path, line, match.group(1).rsplit(".", 1)[-1] if match else None)
+
+
+def install(iterate: Callable[[Any, Callable], Any], active: Callable[[], bool]) -> None:
+    """Hook the class: ``iterate(loader, original_iter)`` replaces ``iter(loader)`` while ``active()``."""
+    cls = torch.utils.data.DataLoader
+    if _saved:
+        raise RuntimeError("loaderlab.jobs.patch is installed already")
+    _saved.update(init=cls.__init__, iter=cls.__iter__)
+    original_init, original_iter = cls.__init__, cls.__iter__
+
+    def __init__(self, *args, **kwargs):
+        original_init(self, *args, **kwargs)
+        if active() and SITE not in self.__dict__:
+            # through __dict__: DataLoader.__setattr__ refuses some names once initialised
+            self.__dict__[SITE] = creation_site(self, sys._getframe(1))
+
+    def __iter__(self):
+        if not active():
+            return original_iter(self)
+        return iterate(self, original_iter)
+
+    __init__.__wrapped__, __iter__.__wrapped__ = original_init, original_iter
+    cls.__init__, cls.__iter__ = __init__, __iter__
+
+
+def torch_iter(loader: Any) -> Any:
+    """torch's own ``iter(loader)``, hooks or not (the job's traced clones are iterated so)."""
+    return (_saved.get("iter") or torch.utils.data.DataLoader.__iter__)(loader)
+
+
+def uninstall() -> None:
+    if _saved:
+        cls = torch.utils.data.DataLoader
+        cls.__init__, cls.__iter__ = _saved.pop("init"), _saved.pop("iter")
+
+
+def in_job_process(pid: int) -> bool:
+    """True in the job's own process outside DataLoader workers (a worker or a forked child has another pid)."""
+    return os.getpid() == pid and torch.utils.data.get_worker_info() is None

@@ -1,0 +1,131 @@
+"""Reading job traces back: one file, a folder of rank files, or a glob, as one table; and one loader of it.
+
+Twin of nothing in torch. A job trace (:mod:`.stream_format`) has a ``loader`` column (which of the script's
+DataLoaders each event belongs to) and its metadata (``job``, ``loaders``) in ``frame.attrs``. Several rank
+files become one multi-rank trace with a ``rank`` column (:func:`loaderlab.trace.ranks.merge_rank_frames`),
+ordered by the rank each file names. :func:`select_loader` keeps one loader's events and gives the frame the
+``loader``/``sampler`` attrs the single-loader analyses read. Files written by ``record`` load through
+:mod:`loaderlab.trace.io` as before. Every problem is a :class:`~loaderlab.trace.io.TraceFileError` with one
+sentence. Knows pandas; nothing of plotly or streamlit.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+from typing import Any
+
+import pandas as pd
+
+from ..trace.frame import EVENT_COLUMNS
+from ..trace.io import TraceFileError, load_trace
+from .stream_format import EXTENSION, is_stream, read_stream
+
+LOADER = "loader"  # the column naming each event's DataLoader
+
+
+def files(path: str) -> list[str]:
+    if os.path.isdir(path):
+        found = sorted(glob.glob(os.path.join(path, f"*{EXTENSION}"))) or sorted(glob.glob(os.path.join(path, "*.json")))
+        if not found:
+            raise TraceFileError(f"the folder {path} holds no trace files (*{EXTENSION} or *.json); "
+                                 f"give the folder `python -m loaderlab run -o` wrote under torchrun.")
+        return found
+    if any(c in path for c in "*?["):
+        found = sorted(glob.glob(path))
+        if not found:
+            raise TraceFileError(f"no file matches {path}; check the pattern (relative paths start in {os.getcwd()}).")
+        return found
+    return [path]
+
+
+def load_one(path: str) -> pd.DataFrame:
+    try:
+        with open(path, "rb") as f:
+            head = f.read(64)
+    except OSError:
+        return load_trace(path)  # its own sentence for a missing or unreadable file
+    if not is_stream(head):
+        return load_trace(path)
+    try:
+        frame, meta = read_stream(path)
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise TraceFileError(f"{path} cannot be read as a LoaderLab job trace ({exc}); was it written by "
+                             f"`python -m loaderlab run`?") from None
+    if frame.empty:
+        frame = pd.DataFrame({c: pd.Series(dtype="int64" if c not in ("kind", "queue", "detail", "label", LOADER)
+                                           else object) for c in (*EVENT_COLUMNS[:-1], LOADER)})
+    frame = frame.sort_values("t_ns", kind="stable").reset_index(drop=True)
+    start = int(frame["t_ns"].iloc[0]) if len(frame) else 0
+    frame["t_s"] = (frame["t_ns"] - start) / 1e9
+    columns = [c for c in EVENT_COLUMNS if c in frame.columns] + [c for c in frame.columns if c not in EVENT_COLUMNS]
+    frame = frame[columns]
+    frame.attrs.update(meta)
+    frame.attrs["epochs"] = max((e.get("epochs") or 0 for e in (meta.get("loaders") or {}).values()), default=None)
+    _first_loader_attrs(frame)
+    return frame
+
+
+def _first_loader_attrs(frame: pd.DataFrame) -> None:
+    """``loader``/``sampler`` attrs from the first loader, for readers that know one loader per trace."""
+    loaders = frame.attrs.get("loaders") or {}
+    if loaders:
+        first = next(iter(loaders.values()))
+        frame.attrs["loader"] = first.get("settings")
+        frame.attrs["sampler"] = first.get("sampler") or {}
+
+
+def load_any(path: str) -> pd.DataFrame:
+    """A trace file of any kind LoaderLab writes, a folder of rank files, or a glob of them."""
+    paths = files(os.fspath(path))
+    frames = [load_one(p) for p in paths]
+    if len(frames) == 1:
+        return frames[0]
+    return merge(frames, paths)
+
+
+def merge(frames: list[pd.DataFrame], paths: list[str]) -> pd.DataFrame:
+    """Rank traces → one multi-rank trace, in the order of the rank each file names (else the given order)."""
+    from ..trace.ranks import merge_rank_frames
+
+    ranks = [(f.attrs.get("job") or {}).get("rank") for f in frames]
+    if all(isinstance(r, int) for r in ranks):
+        if len(set(ranks)) != len(ranks):
+            raise TraceFileError(f"two of {', '.join(paths)} are traces of the same rank; give each rank's file once.")
+        order = sorted(range(len(frames)), key=lambda i: ranks[i])
+        frames = [frames[i] for i in order]
+    parts = [f.drop(columns=["rank"]) if "rank" in f.columns else f for f in frames]
+    merged = merge_rank_frames(parts)
+    merged.attrs["loaders"] = frames[0].attrs.get("loaders") or {}
+    merged.attrs["rank_loaders"] = [f.attrs.get("loaders") or {} for f in frames]
+    merged.attrs["job"] = frames[0].attrs.get("job")
+    merged.attrs["samplers"] = [f.attrs.get("sampler") or {} for f in frames]
+    return merged
+
+
+def loader_names(frame: pd.DataFrame) -> list[str]:
+    if LOADER not in frame.columns:
+        return []
+    names = list((frame.attrs.get("loaders") or {}).keys())
+    return names + [n for n in dict.fromkeys(frame[LOADER].tolist()) if n not in names]
+
+
+def select_loader(frame: pd.DataFrame, name: str) -> pd.DataFrame:
+    """One loader's events, its settings in ``attrs["loader"]`` (and each rank's sampler in ``samplers``)."""
+    names = loader_names(frame)
+    if name not in names:
+        have = ", ".join(names) if names else "none (it was not written by `python -m loaderlab run`)"
+        raise TraceFileError(f"the trace has no loader named {name!r}; its loaders: {have}.")
+    part = frame[frame[LOADER] == name].reset_index(drop=True)
+    start = int(part["t_ns"].iloc[0]) if len(part) else 0
+    part["t_s"] = (part["t_ns"] - start) / 1e9
+    attrs = dict(frame.attrs)
+    entry = (attrs.get("loaders") or {}).get(name) or {}
+    attrs["loader"] = entry.get("settings")
+    attrs["sampler"] = entry.get("sampler") or {}
+    attrs["epochs"] = entry.get("epochs")
+    if "rank_loaders" in attrs:
+        attrs["samplers"] = [(r.get(name) or {}).get("sampler") or {} for r in attrs["rank_loaders"]]
+    attrs["selected_loader"] = name
+    part.attrs = attrs
+    return part

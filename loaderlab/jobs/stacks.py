@@ -1,0 +1,131 @@
+"""A running job's Python stacks, from outside: ``python -m loaderlab stacks PID``.
+
+Twin of nothing in torch (``py-spy dump`` for one job's DataLoader workers). The app asks its own engine's
+workers for their stacks over the event queue; another process cannot reach that queue, so ``run`` gives the
+job's main process and each DataLoader worker a :mod:`faulthandler` dump on ``STACKS_SIGNAL`` into a file
+of a per-job folder (``stacks_dir(main pid)``), with a note of who each worker is. faulthandler writes from
+C inside the signal handler, so a worker stuck in a C call (a lock, a read) still answers. ``stacks``
+signals each process and prints what it wrote. Knows nothing of pandas, plotly or streamlit.
+"""
+
+from __future__ import annotations
+
+import faulthandler
+import json
+import os
+import shutil
+import signal
+import tempfile
+import time
+from typing import Any, Callable
+
+STACKS_SIGNAL = signal.SIGUSR1  # the same signal the app's own workers answer with their stack
+ANSWER_WAIT_S = 2.0  # how long `stacks` waits for one process to write its stack
+_open: list = []  # the dump files faulthandler writes to: kept open for the process's life
+
+
+def stacks_dir(pid: int) -> str:
+    return os.path.join(tempfile.gettempdir(), "loaderlab-stacks", str(pid))
+
+
+def _register(folder: str, who: dict[str, Any]) -> None:
+    pid = os.getpid()
+    f = open(os.path.join(folder, f"{pid}.stack"), "w", encoding="utf-8")  # noqa: SIM115 - lives with the process
+    _open.append(f)
+    faulthandler.register(STACKS_SIGNAL, file=f, all_threads=True, chain=False)
+    with open(os.path.join(folder, f"{pid}.who"), "w", encoding="utf-8") as note:
+        json.dump(who, note)
+
+
+def install_main(pid: int) -> str:
+    """In the job's main process: create its folder and answer ``STACKS_SIGNAL`` with a dump."""
+    folder = stacks_dir(pid)
+    shutil.rmtree(folder, ignore_errors=True)  # a folder left by an earlier process with this pid
+    os.makedirs(folder, exist_ok=True)
+    _register(folder, {"role": "main", "pid": pid})
+    return folder
+
+
+def remove(folder: str) -> None:
+    faulthandler.unregister(STACKS_SIGNAL)
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+class StackDumpInit:
+    """A worker's first step (inside the traced clone's ``worker_init_fn``), then the user's own."""
+
+    def __init__(self, inner: Callable | None, folder: str, loader: str) -> None:
+        self.inner, self.folder, self.loader = inner, folder, loader
+
+    def __call__(self, worker_id: int) -> None:
+        try:
+            _register(self.folder, {"role": "worker", "worker": worker_id, "loader": self.loader,
+                                    "pid": os.getpid()})
+        except OSError:  # the folder is gone (the job is ending): no stacks, the worker still runs
+            pass
+        if self.inner is not None:
+            self.inner(worker_id)
+
+
+# --- the `stacks` command's side -------------------------------------------------------------------
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def job_processes(pid: int) -> list[dict[str, Any]]:
+    """The job's main process and its live workers, main first; [] when ``pid`` runs no traced job."""
+    folder = stacks_dir(pid)
+    found = []
+    for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
+        if name.endswith(".who"):
+            try:
+                with open(os.path.join(folder, name), encoding="utf-8") as f:
+                    who = json.load(f)
+            except (OSError, ValueError):
+                continue
+            if _alive(who["pid"]):
+                found.append(who)
+    found.sort(key=lambda w: (w["role"] != "main", w.get("loader", ""), w.get("worker", -1)))
+    return found
+
+
+def ask(pid: int, folder: str, wait_s: float = ANSWER_WAIT_S) -> str | None:
+    """Signal ``pid`` and return the stack it wrote (None if it did not answer within ``wait_s``)."""
+    path = os.path.join(folder, f"{pid}.stack")
+    before = os.path.getsize(path) if os.path.exists(path) else 0
+    os.kill(pid, STACKS_SIGNAL)
+    deadline = time.monotonic() + wait_s
+    text, last = "", -1
+    while time.monotonic() < deadline:
+        size = os.path.getsize(path) if os.path.exists(path) else 0
+        if size > before and size == last:  # written and no longer growing
+            with open(path, encoding="utf-8", errors="replace") as f:
+                f.seek(before)
+                text = f.read()
+            return text
+        last = size
+        time.sleep(0.05)  # polling another process's file: nothing to wait on
+    return None
+
+
+def own_thread(dump: str, marker: str) -> str:
+    """The thread of a faulthandler dump whose frames mention ``marker`` (the process's main work)."""
+    threads = [t for t in dump.split("\n\n") if t.strip()]
+    for thread in threads:
+        if marker in thread:
+            return thread.strip()
+    return dump.strip()
+
+
+def describe(who: dict[str, Any]) -> str:
+    if who["role"] == "main":
+        return f"main process (pid {who['pid']})"
+    return f"worker {who['worker']} of {who['loader']} (pid {who['pid']})"

@@ -1,0 +1,124 @@
+"""Writing a job's trace as it goes: chunks of events, appended every ``FLUSH_EVERY_S``.
+
+Twin of nothing in torch. A background thread drains each traced loader's tracer (only it removes, and only
+from the front, so the loop's ``emit`` takes no lock), expands the records into events, tags them with the
+loader's name and appends them to the trace file; the ``stream_format`` sink keeps every chunk that was
+written whole, so a job killed outright loses at most what arrived after the last flush. Repeated fetch
+records (a worker reports a slow sample before its batch ends; the batch's final record repeats it) are
+written once. Knows the event vocabulary and pandas; nothing of the script (:mod:`.job`), plotly or streamlit.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from collections import OrderedDict
+from typing import Any, Callable
+
+import pandas as pd
+
+from ..engine import events as ev
+from ..trace.frame import events_frame
+from .stream_format import open_sink
+
+FLUSH_EVERY_S = 0.5  # how much of a job a SIGKILL can lose (plus a worker's own 0.02 s buffer)
+RECENT_BATCHES = 256  # batches whose fetch records are remembered to drop repeats
+
+
+class _Repeats:
+    """Drops fetch events already written (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self.recent: OrderedDict = OrderedDict()
+        self.pinned: dict = {}  # batches with a slow sample reported early: kept until the job ends
+
+    def seen(self, key: tuple) -> set:
+        if key in self.pinned:
+            return self.pinned[key]
+        found = self.recent.get(key)
+        if found is None:
+            found = self.recent[key] = set()
+            if len(self.recent) > RECENT_BATCHES:
+                self.recent.popitem(last=False)
+        return found
+
+    def expand(self, records: list) -> list[ev.Event]:
+        """The engine's own expansion, less fetch events an earlier chunk held already."""
+        for r in records:
+            if type(r) is ev.Event and r.kind == ev.FETCH_BEGIN:  # an early report of a slow sample
+                key = (r.pid, r.epoch, r.batch)
+                self.pinned[key] = self.seen(key)
+                self.recent.pop(key, None)
+        out: list[ev.Event] = []
+        for e in ev.expand(records):
+            if e.kind in (ev.FETCH_BEGIN, ev.FETCH_END):
+                seen = self.seen((e.pid, e.epoch, e.batch))
+                key = (e.kind, e.t_ns, e.index)
+                if key in seen:
+                    continue
+                seen.add(key)
+            out.append(e)
+        return out
+
+
+def chunk_frame(events: list[ev.Event], loader: str) -> pd.DataFrame:
+    """Events → the trace table's rows (the recorder's own conversion), tagged with their loader."""
+    frame = events_frame(events).drop(columns=["t_s"])  # t_s is relative to the whole trace: the reader's
+    frame["loader"] = loader
+    return frame
+
+
+class StreamWriter:
+    """Owns the trace file while the job runs; ``sources`` are the traced loaders (name, tracer)."""
+
+    def __init__(self, path: str, meta: dict[str, Any], every_s: float = FLUSH_EVERY_S,
+                 on_flush: Callable[["StreamWriter"], None] | None = None) -> None:
+        self.path = path
+        self.sink = open_sink(path, meta)
+        self.sources: list = []
+        self.events = 0
+        self.every_s, self.on_flush = every_s, on_flush
+        self._repeats = _Repeats()
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, name="loaderlab_trace_writer", daemon=True)
+        self._thread.start()
+
+    def add(self, source: Any) -> None:
+        self.sources.append(source)
+
+    def set_meta(self, key: str, value: Any) -> None:
+        with self._lock:
+            self.sink.set_meta(key, value)
+
+    def flush(self) -> None:
+        with self._lock:
+            for source in list(self.sources):
+                records = source.tracer.records
+                n = len(records)
+                if not n:
+                    continue
+                chunk = records[:n]
+                del records[:n]
+                events = self._repeats.expand(chunk)
+                if events:
+                    self.sink.write_frame(chunk_frame(events, source.name))
+                    self.events += len(events)
+
+    def _loop(self) -> None:
+        while not self._stop.wait(self.every_s):
+            try:
+                self.flush()
+            except OSError:  # the disk is full or gone: the job goes on, the trace stops growing
+                return
+            if self.on_flush is not None:
+                self.on_flush(self)
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join()
+        self.flush()
+        with self._lock:
+            self.sink.close()
+
+

@@ -32,14 +32,14 @@ PIN_END = "pin_end"
 BATCH_YIELD = "batch_yield"  # main: the batch is handed to the user's loop
 CONSUMER_BEGIN = "consumer_begin"  # main: the user's loop body starts (right after batch_yield)
 CONSUMER_END = "consumer_end"  # main: the user's loop body ended (the next ``next()`` call began)
-WORKER_START = "worker_start"  # main: the worker process was started (pid = the main process)
-WORKER_READY = "worker_ready"  # worker: seeded, worker_init_fn done, fetcher built (detail = "seed=…")
-WORKER_EXIT = "worker_exit"  # worker: loop left (detail = why) / main: process gone (detail = exit code)
+WORKER_START = "worker_start"  # main: the worker process was started (pid = the main process, arg0 = the worker's)
+WORKER_READY = "worker_ready"  # worker: seeded, worker_init_fn done, fetcher built (arg0 = the seed)
+WORKER_EXIT = "worker_exit"  # worker: loop left (detail = why) / main: process gone (arg0 = exit code)
 STACK = "stack"  # worker: its current Python stack, sent on request (detail = the formatted stack)
 EPOCH_BEGIN = "epoch_begin"  # main: iter(loader) was called
 EPOCH_END = "epoch_end"  # main: StopIteration raised to the user
-ERROR = "error"  # anywhere: a failure (detail = the message)
-MEMORY = "memory"  # main, about worker k: its RSS (nbytes), detail "pid=… uss=… shm_used=… shm_total=…" (.memory)
+ERROR = "error"  # anywhere: a failure (detail = the message, arg0 = its cause: CAUSE_*)
+MEMORY = "memory"  # main, about worker k: its RSS (nbytes), arg0..arg3 = pid, uss, shm used, shm total (.memory)
 
 ALL_KINDS = (
     SAMPLER_YIELD, INDEX_PUT, INDEX_GET, FETCH_BEGIN, FETCH_END, COLLATE_BEGIN, COLLATE_END,
@@ -49,6 +49,15 @@ ALL_KINDS = (
 
 MAIN_PROCESS = -1  # the ``worker`` value of events emitted in the main process
 NO_BATCH = -1  # the ``batch`` / ``index`` value where an event has none
+NO_ARG = -1  # an ``arg0``..``arg3`` value where the event kind gives that field no meaning
+NO_EXITCODE = -(2**63)  # worker_exit's arg0 when the process had no exit code yet (-1 is SIGHUP)
+
+# Why an ``error`` event happened (its ``arg0``): the engine's own contract, never a text to parse.
+CAUSE_EXCEPTION = 0  # an exception in the dataset, collate or worker_init_fn (detail: "Type: message")
+CAUSE_UNSENT = 1  # a worker could not pickle a batch to send it (detail: the pickler's error); torch waits forever
+CAUSE_TIMEOUT = 2  # no batch within the loader's ``timeout`` (detail: "timeout")
+CAUSE_WORKER_DIED = 3  # a worker process vanished (detail: which, and the signal)
+CAUSE_WORKER_FAILED = 4  # main received a worker's Failure (detail: "worker k: Type")
 
 
 class Event(NamedTuple):
@@ -65,10 +74,49 @@ class Event(NamedTuple):
     nbytes: int = 0  # tensor bytes of the batch, for result_put / pin events
     label: Any = None  # optional sample label, filled by a ``sample_info`` hook
     length: int = -1  # optional sample length (sequence data), filled by a ``sample_info`` hook
-    detail: str = ""  # free text: error message, seed, "skipped: no accelerator", indices of a batch
+    detail: str = ""  # free text only: an error message, a stack, why a worker left, "skipped: no accelerator"
+    arg0: int = NO_ARG  # the kind's numbers (see ARGS); never parsed out of ``detail``
+    arg1: int = NO_ARG
+    arg2: int = NO_ARG
+    arg3: int = NO_ARG
+    indices: Any = None  # sampler_yield: the batch's dataset indices, a list of ints (None for an iterable's)
 
 
 FIELDS = Event._fields
+
+# What ``arg0``..``arg3`` hold, per kind (NO_ARG elsewhere). Fetch events of one sample say 1 (a fetch_end
+# whose sample raised says 0); a ``__getitems__`` call has index NO_BATCH and says how many it asked for.
+ARGS = {
+    SAMPLER_YIELD: ("samples",),  # with ``indices``
+    FETCH_BEGIN: ("samples",),
+    FETCH_END: ("samples",),
+    BATCH_YIELD: ("task",),  # the task handed over (``batch`` is its place in hand-over order)
+    REORDER_PARK: ("waits_for",),  # the task that must be handed over first
+    WORKER_START: ("worker_pid",),
+    WORKER_READY: ("seed",),
+    WORKER_EXIT: ("exitcode",),  # main's worker_exit only (NO_EXITCODE if none yet); a worker's own says NO_ARG
+    ERROR: ("cause",),
+    MEMORY: ("worker_pid", "uss", "shm_used", "shm_total"),  # uss -1 where unreadable
+}
+
+
+def seed_arg(seed: int) -> int:
+    """A worker's seed as an int64 ``arg0`` (``base_seed + worker_id`` can pass 2**63 - 1: then NO_ARG)."""
+    return seed if -(2**63) <= seed < 2**63 else NO_ARG
+
+
+def index_list(indices: Any) -> tuple[list | None, int]:
+    """A sampler's output → (its indices as a list of ints, or None where they are not ints; how many).
+
+    A batch sampler yields a list (or tuple, range, tensor…); without automatic batching the sampler
+    yields one index; an IterableDataset's "indices" are Nones.
+    """
+    seq = indices if isinstance(indices, (list, tuple)) else (
+        [indices] if isinstance(indices, (int, str, bytes)) or not hasattr(indices, "__iter__") else list(indices))
+    try:
+        return [i.__index__() for i in seq], len(seq)
+    except (AttributeError, TypeError):
+        return None, len(seq)
 
 
 class FetchSpans(NamedTuple):
@@ -108,9 +156,9 @@ def expand(records: list) -> list[Event]:
             add(r)
         else:
             for index, t0, t1, label, length, detail in r.spans:
-                add(Event(FETCH_BEGIN, t0, r.pid, r.worker, r.epoch, r.batch, index))
+                add(Event(FETCH_BEGIN, t0, r.pid, r.worker, r.epoch, r.batch, index, arg0=1))
                 add(Event(FETCH_END, t1, r.pid, r.worker, r.epoch, r.batch, index,
-                          label=label, length=length, detail=detail))
+                          label=label, length=length, detail=detail, arg0=0 if detail else 1))
     events.sort(key=lambda e: e.t_ns)
     return events
 

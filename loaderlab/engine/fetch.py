@@ -95,9 +95,9 @@ class MapFetcher(Fetcher):
         if not self.tracer.enabled:
             data = getitems(indices) if getitems else [dataset[i] for i in indices]
         elif getitems:
-            self.tracer.emit(ev.FETCH_BEGIN, self.worker, epoch, batch, detail=f"__getitems__ {len(indices)}")
+            self.tracer.emit(ev.FETCH_BEGIN, self.worker, epoch, batch, arg0=len(indices))
             data = getitems(indices)
-            self.tracer.emit(ev.FETCH_END, self.worker, epoch, batch, detail=f"__getitems__ {len(indices)}")
+            self.tracer.emit(ev.FETCH_END, self.worker, epoch, batch, arg0=len(indices))
         else:
             data, _ = traced_fetch(self.tracer, self.worker, partial(operator.getitem, dataset), indices, batch, epoch)
         return self._collate(data, batch, epoch)

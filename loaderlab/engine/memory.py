@@ -8,8 +8,8 @@ process frees it; a full /dev/shm kills workers with SIGBUS). ``MemorySampler`` 
 process that every ``interval_s`` reads, for each live worker, ``/proc/<pid>/statm`` (resident set) and
 ``/proc/<pid>/smaps_rollup`` (private = unique set), and ``os.statvfs("/dev/shm")``, and emits one
 ``memory`` event per worker, emitted by the main process about worker k (like ``worker_start``:
-``pid`` = the main process, ``worker`` = k), ``nbytes`` = the worker's RSS, ``detail`` =
-``"pid=<worker pid> uss=<bytes> shm_used=<bytes> shm_total=<bytes>"`` (uss -1 where unreadable).
+``pid`` = the main process, ``worker`` = k), ``nbytes`` = the worker's RSS, ``arg0..arg3`` = the
+worker's pid, its USS, /dev/shm used and total bytes (uss -1 where unreadable).
 
 Reads /proc directly (Linux); elsewhere it emits nothing. Knows nothing of psutil or pandas.
 """
@@ -93,5 +93,5 @@ class MemorySampler:
             if not rss:  # gone, or a zombie (its statm reads all zeros)
                 continue
             uss = uss_bytes(pid)
-            self.tracer.emit(ev.MEMORY, worker_id, epoch, nbytes=rss,
-                             detail=f"pid={pid} uss={-1 if uss is None else uss} shm_used={shm[0]} shm_total={shm[1]}")
+            self.tracer.emit(ev.MEMORY, worker_id, epoch, nbytes=rss, arg0=pid, arg1=-1 if uss is None else uss,
+                             arg2=shm[0], arg3=shm[1])

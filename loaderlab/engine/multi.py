@@ -118,7 +118,7 @@ class MultiProcessIter(BaseIter):
             raise
         self._index_queues.append(index_queue)
         self._workers.append(w)
-        self._tracer.emit(ev.WORKER_START, worker_id, self._epoch, detail=f"pid={w.pid}")
+        self._tracer.emit(ev.WORKER_START, worker_id, self._epoch, arg0=w.pid)
 
     # --- per epoch --------------------------------------------------------------------------------
 
@@ -162,7 +162,8 @@ class MultiProcessIter(BaseIter):
         task_id = self._book.record_sent(worker_id)
         tracer = self._tracer
         if tracer.enabled:
-            tracer.emit(ev.SAMPLER_YIELD, ev.MAIN_PROCESS, self._epoch, task_id, detail=repr(indices))
+            listed, samples = ev.index_list(indices)
+            tracer.emit(ev.SAMPLER_YIELD, ev.MAIN_PROCESS, self._epoch, task_id, arg0=samples, indices=listed)
             tracer.emit(ev.INDEX_PUT, ev.MAIN_PROCESS, self._epoch, task_id, queue=f"index_queue[{worker_id}]")
         self._index_queues[worker_id].put(Task(task_id, indices, self._epoch))
         self._workers_num_tasks[worker_id] += 1
@@ -194,7 +195,7 @@ class MultiProcessIter(BaseIter):
                 return self._process(msg, book.hand_over(msg.task_id))
             book.park(msg.task_id, msg)
             tracer.emit(ev.REORDER_PARK, ev.MAIN_PROCESS, self._epoch, msg.task_id, queue="reorder",
-                        detail=f"waiting for task {book.next_to_yield}")
+                        arg0=book.next_to_yield)
 
     def _process(self, msg: Result | Failure, worker_id: int) -> Any:
         self._workers_num_tasks[worker_id] -= 1
@@ -202,7 +203,8 @@ class MultiProcessIter(BaseIter):
         self._last_task_id = msg.task_id
         if isinstance(msg, Failure):
             self._tracer.emit(ev.ERROR, ev.MAIN_PROCESS, self._epoch, msg.task_id,
-                              detail=f"worker {msg.worker_id}: {msg.error.exc_type.__name__}")
+                              detail=f"worker {msg.worker_id}: {msg.error.exc_type.__name__}",
+                              arg0=ev.CAUSE_WORKER_FAILED)
             msg.error.reraise()
         return msg.data
 
@@ -225,7 +227,7 @@ class MultiProcessIter(BaseIter):
                                       queue="data_queue" if self._pin_stage else "result_queue")
                 return msg
             if deadline is not None and time.monotonic() >= deadline:
-                self._tracer.emit(ev.ERROR, ev.MAIN_PROCESS, self._epoch, detail="timeout")
+                self._tracer.emit(ev.ERROR, ev.MAIN_PROCESS, self._epoch, detail="timeout", arg0=ev.CAUSE_TIMEOUT)
                 raise RuntimeError(f"DataLoader timed out after {self._timeout} seconds")
             if guard is not None:
                 guard.check()  # raises interrupt.RunStopped
@@ -263,7 +265,7 @@ class MultiProcessIter(BaseIter):
         for worker_id, _ in failed:
             self._mark_worker_as_unavailable(worker_id)
         cause = WorkerDied("".join(death_message(w.pid, w.exitcode) for _, w in failed))
-        self._tracer.emit(ev.ERROR, failed[0][0], self._epoch, detail=str(cause))
+        self._tracer.emit(ev.ERROR, failed[0][0], self._epoch, detail=str(cause), arg0=ev.CAUSE_WORKER_DIED)
         pids = ", ".join(str(w.pid) for _, w in failed)
         raise RuntimeError(f"DataLoader worker (pid(s) {pids}) exited unexpectedly") from cause
 

@@ -87,7 +87,8 @@ def _shutdown(it) -> None:
                 w.join(timeout=JOIN_TIMEOUT_S)
         _stop_collector(it)
         for worker_id, w in enumerate(workers):
-            it._tracer.emit(ev.WORKER_EXIT, worker_id, it._epoch, detail=f"exitcode={w.exitcode}")
+            it._tracer.emit(ev.WORKER_EXIT, worker_id, it._epoch,
+                            arg0=ev.NO_EXITCODE if w.exitcode is None else w.exitcode)
 
 
 def _stop_collector(it) -> None:

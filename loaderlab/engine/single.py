@@ -111,7 +111,7 @@ class BaseIter:
             warnings.warn(warn_msg, stacklevel=3)
         if tracer.enabled:
             tracer.emit(ev.BATCH_YIELD, ev.MAIN_PROCESS, self._epoch, self._num_yielded - 1,
-                        detail=f"task {self._last_task_id}")
+                        detail=f"task {self._last_task_id}", arg0=self._last_task_id)
             tracer.emit(ev.CONSUMER_BEGIN, ev.MAIN_PROCESS, self._epoch, self._num_yielded - 1)
             self._consumer_running = True
         return data
@@ -161,7 +161,8 @@ class SingleProcessIter(BaseIter):
         task_id, tracer, epoch = self._task_id, self._tracer, self._epoch
         self._task_id += 1
         if tracer.enabled:
-            tracer.emit(ev.SAMPLER_YIELD, ev.MAIN_PROCESS, epoch, task_id, detail=repr(index))
+            indices, samples = ev.index_list(index)
+            tracer.emit(ev.SAMPLER_YIELD, ev.MAIN_PROCESS, epoch, task_id, arg0=samples, indices=indices)
         data = self._fetcher.fetch(index, task_id, epoch)
         if self._pin_stage:
             nbytes = tree_nbytes(data) if tracer.enabled else 0

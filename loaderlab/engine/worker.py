@@ -37,7 +37,6 @@ from .watchdog import WATCHDOG_INTERVAL_S, ParentWatchdog, exit_when_orphaned
 
 FLUSH_INTERVAL_S = 0.02  # how stale a worker's unsent events may get (a stuck fetch shows within this)
 STACK_SIGNAL = signal.SIGUSR1  # ask a worker for its current Python stack
-UNSENT = "unsent result: "  # an error event's detail starts so when a batch could not be pickled
 
 
 @dataclass(frozen=True)
@@ -195,13 +194,13 @@ def own_frames(stack: traceback.StackSummary) -> list[traceback.FrameSummary]:
 def _report_unsent_results(result_queue, tracer: ev.Tracer, worker_id: int, epoch_of: Callable[[], int]) -> None:
     """Say so when a batch cannot be sent. The queue's feeder thread pickles each result; when that fails,
     multiprocessing prints the error and drops the batch, and the main process waits for it forever, as
-    torch's does. With tracing on we also emit an ``error`` event (detail ``UNSENT`` + the pickler's
-    error), so that a recording can stop instead of waiting; what is printed and sent stays torch's."""
+    torch's does. With tracing on we also emit an ``error`` event (cause ``CAUSE_UNSENT``, detail the
+    pickler's error), so that a recording can stop instead of waiting; what is printed and sent stays torch's."""
     print_error = result_queue._on_queue_feeder_error
 
     def on_error(exc: Exception, obj: Any) -> None:
         tracer.emit(ev.ERROR, worker_id, epoch_of(), getattr(obj, "task_id", ev.NO_BATCH),
-                    detail=f"{UNSENT}{type(exc).__name__}: {exc}")
+                    detail=f"{type(exc).__name__}: {exc}", arg0=ev.CAUSE_UNSENT)
         print_error(exc, obj)
 
     result_queue._on_queue_feeder_error = on_error
@@ -241,7 +240,7 @@ def worker_loop(spec: WorkerSpec, worker_id: int, index_queue, result_queue, eve
             fetcher = new_fetcher()
         except Exception:
             init_failure = ExceptionWrapper(where=f"in DataLoader worker process {worker_id}")
-        tracer.emit(ev.WORKER_READY, worker_id, epoch, detail=f"seed={seed}")
+        tracer.emit(ev.WORKER_READY, worker_id, epoch, arg0=ev.seed_arg(seed))
 
         iteration_end = False
         watchdog = ParentWatchdog(spec.main_pid)
@@ -282,7 +281,8 @@ def worker_loop(spec: WorkerSpec, worker_id: int, index_queue, result_queue, eve
                     else:
                         error = ExceptionWrapper(where=f"in DataLoader worker process {worker_id}")
                         out = Failure(task.task_id, error, worker_id)
-                        tracer.emit(ev.ERROR, worker_id, epoch, task.task_id, detail=f"{type(exc).__name__}: {exc}")
+                        tracer.emit(ev.ERROR, worker_id, epoch, task.task_id, detail=f"{type(exc).__name__}: {exc}",
+                                    arg0=ev.CAUSE_EXCEPTION)
             if tracer.enabled:
                 nbytes = tree_nbytes(out.data) if isinstance(out, Result) else 0
                 tracer.emit(ev.RESULT_PUT, worker_id, epoch, task.task_id, queue="result_queue", nbytes=nbytes,

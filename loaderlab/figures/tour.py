@@ -21,7 +21,7 @@ from plotly.subplots import make_subplots
 
 from ..engine import events as ev
 from ..trace.analysis import main_wait
-from ..trace.tables import hand_overs, normal, pair, parse_indices, rows, settings
+from ..trace.tables import batch_indices, hand_overs, normal, pair, rows, settings
 from .style import BOX_FONT, LINE_SPACING, MIN_FIGURE_PX, STAGE_COLOURS, boxed_lines, text_px
 
 # The boxes, left to right; the two per-worker ones get one box per worker, stacked.
@@ -99,7 +99,7 @@ def batch_journey(frame: pd.DataFrame, epoch: int, batch: int) -> Journey:
     num_workers = int(s.get("num_workers") or 0)
 
     sampled = rows(mine, ev.SAMPLER_YIELD)
-    indices = parse_indices(sampled["detail"].iloc[0]) if len(sampled) else None
+    indices = batch_indices(sampled["indices"].iloc[0], sampled["arg0"].iloc[0]) if len(sampled) else None
     put = rows(mine, ev.INDEX_PUT)
     worker_events = mine[(mine["worker"] >= 0) & mine["kind"].isin((ev.INDEX_GET, ev.FETCH_BEGIN, ev.RESULT_PUT))]
     worker = int(put["queue"].iloc[0].split("[")[-1].rstrip("]")) if len(put) and "[" in put["queue"].iloc[0] \
@@ -166,7 +166,7 @@ def _held_up_by(f: pd.DataFrame, epoch: int, batch: int, park_s: float, park: pd
     later = gets[(gets["batch"] >= 0) & (gets["batch"] < batch) & (gets["t_s"] >= park_s)]
     if len(later):
         return int(later.loc[later["t_s"].idxmax(), "batch"])
-    named = park["detail"].str.extract(r"task (\d+)")[0].dropna()
+    named = park["arg0"][park["arg0"] >= 0]  # the task the parked batch waited for
     return int(named.iloc[0]) if len(named) else None
 
 

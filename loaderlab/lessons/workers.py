@@ -131,7 +131,7 @@ def process_table(frame: pd.DataFrame) -> pd.DataFrame:
 
 def _seeds(frame: pd.DataFrame) -> dict[int, str]:
     ready = rows(normal(frame), "worker_ready")
-    return {int(w): d.removeprefix("seed=") for w, d in zip(ready["worker"], ready["detail"])}
+    return {int(w): str(seed) for w, seed in zip(ready["worker"], ready["arg0"])}
 
 
 def seeding_answer(frame: pd.DataFrame) -> tuple[str, dict]:

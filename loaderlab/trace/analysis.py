@@ -143,9 +143,8 @@ def loop_wait(frame: pd.DataFrame) -> LoopWait:
 
 def _samples_per_task(f: pd.DataFrame) -> pd.DataFrame:
     """``epoch, batch, samples``: fetched samples per task (from fetch ends, else the sampler's indices)."""
-    fe = rows(f, ev.FETCH_END)
-    n_items = pd.to_numeric(fe["detail"].str.extract(r"^__getitems__ (\d+)$")[0], errors="coerce")
-    counted = n_items.fillna((fe["detail"] == "").astype(float))  # a failed sample names its exception
+    fe = rows(f, ev.FETCH_END)  # arg0: samples fetched (1 a sample, 0 one that raised, N a __getitems__ call)
+    counted = fe["arg0"].clip(lower=0).astype(float)
     fetched = fe.assign(samples=counted).groupby(["epoch", "batch"])["samples"].sum()
     order = sampler_order(f).set_index(["epoch", "batch"])["indices"]
     drawn = order.map(lambda i: len(i) if i is not None else math.nan).astype(float)

@@ -156,7 +156,7 @@ def to_chrome_trace(frame: pd.DataFrame) -> dict[str, Any]:
             # the epoch comes from main's worker_start: a worker reports the epoch it last served, which
             # for a fresh worker is 0
             span(track(ready), "start-up", int(start.t_ns), int(ready.t_ns),
-                 _args(start) | {"detail": ready.detail, "pid": int(ready.pid)})
+                 _args(start) | {"seed": int(ready.arg0), "pid": int(ready.pid)})
     out += _flow_events(flows, ts)
     out.sort(key=lambda e: (e["ts"], -e.get("dur", 0)))
     pin_thread = (MAIN_PID, PIN_TID) in log
@@ -166,14 +166,14 @@ def to_chrome_trace(frame: pd.DataFrame) -> dict[str, Any]:
 def _startups(rows: list) -> list[tuple[Any, Any]]:
     """Main's ``worker_start`` paired with the worker's ``worker_ready`` (either may be None).
 
-    Paired by OS pid (worker_start's detail is ``pid=N``), whichever was recorded first: a forked worker
+    Paired by OS pid (worker_start's ``arg0``), whichever was recorded first: a forked worker
     can be ready before main has noted that it started. Starts without a pid pair in order, per slot.
     """
     starts = [r for r in rows if r.kind == ev.WORKER_START]
-    by_pid = {s.detail: s for s in starts if s.detail.startswith("pid=")}
+    by_pid = {int(s.arg0): s for s in starts if int(s.arg0) >= 0}
     pairs, unmatched_ready = [], []
     for ready in (r for r in rows if r.kind == ev.WORKER_READY):
-        start = by_pid.pop(f"pid={ready.pid}", None)
+        start = by_pid.pop(int(ready.pid), None)
         if start is None:
             unmatched_ready.append(ready)
         else:
@@ -202,15 +202,14 @@ def _cut_short(kind: str, log: list[tuple[int, str]], position: int, t_last: int
 
 def _memory_counters(r: Any, where: tuple[int, int], t_us: float) -> list[dict[str, Any]]:
     """A ``memory`` event → Chrome counter events: the worker's RSS/USS (MB) on its process, /dev/shm on main."""
-    fields = dict(part.split("=", 1) for part in str(r.detail).split() if "=" in part)
-    mb = 2 ** 20
+    mb = 2 ** 20  # arg0..arg3: the worker's pid, USS, /dev/shm used and total (loaderlab.engine.memory)
     memory = {"rss_MB": round(int(r.nbytes) / mb, 3)}
-    if int(fields.get("uss", -1)) >= 0:
-        memory["uss_MB"] = round(int(fields["uss"]) / mb, 3)
+    if int(r.arg1) >= 0:
+        memory["uss_MB"] = round(int(r.arg1) / mb, 3)
     out = [{"ph": "C", "name": "memory", "cat": CATEGORY, "pid": where[0], "ts": t_us, "args": memory}]
-    if "shm_used" in fields:
+    if int(r.arg2) >= 0:
         out.append({"ph": "C", "name": "/dev/shm used (MB)", "cat": CATEGORY, "pid": MAIN_PID, "ts": t_us,
-                    "args": {"used": round(int(fields["shm_used"]) / mb, 3)}})
+                    "args": {"used": round(int(r.arg2) / mb, 3)}})
     return out
 
 

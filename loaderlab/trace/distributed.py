@@ -23,7 +23,7 @@ import pandas as pd
 
 from ..engine import events as ev
 from . import analysis, kinds
-from .tables import parse_indices, rows
+from .tables import batch_indices, rows
 
 ASSIGNMENT_COLUMNS = ("epoch", "rank", "position", "global_position", "batch", "index", "label", "padded")
 SLOW_RANK_RATIO = 2.0  # a rank that waited this much longer for data than the fastest one…
@@ -80,8 +80,8 @@ def assignments(frame: pd.DataFrame) -> pd.DataFrame:
     tasks = rows(frame, ev.SAMPLER_YIELD).drop_duplicates(["rank", "epoch", "batch"])
     tasks = tasks.sort_values(["rank", "epoch", "batch"], kind="stable")
     flat = [(int(r), int(e), int(b), int(i))
-            for r, e, b, d in zip(tasks["rank"], tasks["epoch"], tasks["batch"], tasks["detail"])
-            for i in parse_indices(d) or []]
+            for r, e, b, idx, n in zip(tasks["rank"], tasks["epoch"], tasks["batch"], tasks["indices"], tasks["arg0"])
+            for i in batch_indices(idx, n) or []]
     if not flat:
         return pd.DataFrame({c: pd.Series(dtype="bool" if c == "padded" else "object" if c == "label" else "int64")
                              for c in ASSIGNMENT_COLUMNS})

@@ -24,7 +24,7 @@ import pandas as pd
 
 from ..engine import events as ev
 from ..engine.interrupt import StopAsked, TimeCap, UnsentResult
-from .tables import normal
+from .tables import batch_indices, main_pid, normal
 
 CAUGHT_RE = re.compile(r"Caught (\w+) in DataLoader worker process (\d+)\.")
 EXITED_RE = re.compile(r"DataLoader worker \(pid\(s\) ([\d, ]+)\) exited unexpectedly")
@@ -71,14 +71,10 @@ def site_sentence(site: Site) -> str:
 
 
 def worker_pids(frame: pd.DataFrame) -> dict[int, int]:
-    """{worker id: pid} of the workers' latest processes, from main's ``worker_start`` (``pid=…``)."""
+    """{worker id: pid} of the workers' latest processes, from main's ``worker_start`` (its ``arg0``)."""
     f = normal(frame)
-    starts = f[f["kind"] == ev.WORKER_START]
-    out = {}
-    for worker, detail in zip(starts["worker"], starts["detail"]):
-        if str(detail).startswith("pid="):
-            out[int(worker)] = int(str(detail)[4:])
-    return out
+    starts = f[(f["kind"] == ev.WORKER_START) & (f["arg0"] >= 0)]
+    return {int(worker): int(pid) for worker, pid in zip(starts["worker"], starts["arg0"])}
 
 
 def task_indices(frame: pd.DataFrame, task: int | None, epoch: int | None = None) -> str:
@@ -86,7 +82,10 @@ def task_indices(frame: pd.DataFrame, task: int | None, epoch: int | None = None
     rows = f[(f["kind"] == ev.SAMPLER_YIELD) & (f["batch"] == task)]
     if epoch is not None:
         rows = rows[rows["epoch"] == epoch]
-    return str(rows["detail"].iloc[-1]) if len(rows) else ""
+    if not len(rows):
+        return ""
+    indices = batch_indices(rows["indices"].iloc[-1], rows["arg0"].iloc[-1])
+    return "" if indices is None else str(indices)
 
 
 def in_flight(frame: pd.DataFrame, kind_begin: str = ev.FETCH_BEGIN, kind_end: str = ev.FETCH_END) -> pd.DataFrame:
@@ -100,8 +99,7 @@ def in_flight(frame: pd.DataFrame, kind_begin: str = ev.FETCH_BEGIN, kind_end: s
 
 
 def _exception_site(f: pd.DataFrame, worker: int) -> Site | None:
-    failed = f[(f["kind"] == ev.FETCH_END) & (f["worker"] == worker) & (f["detail"] != "")
-               & ~f["detail"].astype(str).str.startswith("__getitems__")]
+    failed = f[(f["kind"] == ev.FETCH_END) & (f["worker"] == worker) & (f["arg0"] == 0)]  # a sample that raised
     if len(failed):
         row = failed.iloc[-1]
         return Site("fetch", worker, int(row["index"]), int(row["batch"]),
@@ -158,12 +156,12 @@ def _killed_site(f: pd.DataFrame, worker: int | None, pid: int | None, how: str)
 
 def _killed_by_exit_code(f: pd.DataFrame) -> Site | None:
     pids = worker_pids(f)
-    exits = f[(f["kind"] == ev.WORKER_EXIT) & f["detail"].astype(str).str.match(r"exitcode=-\d+$")]
-    exits = exits[~exits["pid"].isin(list(pids.values()))]  # main's, not the worker's own goodbye
+    exits = f[(f["kind"] == ev.WORKER_EXIT) & (f["pid"] == main_pid(f))]  # main's, not the worker's own goodbye
+    exits = exits[(exits["arg0"] < 0) & (exits["arg0"] != ev.NO_EXITCODE)]  # arg0: the exit code
     if not len(exits):
         return None
     row = exits.iloc[0]
-    number = -int(str(row["detail"]).split("=")[1])
+    number = -int(row["arg0"])
     try:
         how = signal.strsignal(number) or f"signal {number}"
     except ValueError:

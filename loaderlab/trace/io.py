@@ -22,6 +22,8 @@ Every column of ``EVENT_COLUMNS`` is stored except ``t_s``, which a writer may l
 ``(t_ns - t_ns[0]) / 1e9`` (the recorder's definition) exactly; a reader recomputes it then. Optional
 columns (``OPTIONAL_COLUMNS``) are stored when the table has them: ``rank`` (int64), the process-group rank
 of each event in a multi-rank trace (:mod:`loaderlab.trace.ranks`); files without them load as before.
+Files written before events had typed fields lack ``arg0..arg3`` and ``indices``: they load with those
+filled from their ``detail`` strings (:func:`loaderlab.trace.frame.from_details`).
 Files are written without spaces: a 100 000-event trace is about 6 MB.
 
 A path ending in ``.lltrace`` is written in the columnar format of :mod:`loaderlab.trace.columnar` instead
@@ -45,7 +47,7 @@ import pandas as pd
 
 from . import columnar
 from .columnar import TraceFileError
-from .frame import EVENT_COLUMNS
+from .frame import EVENT_COLUMNS, TYPED_COLUMNS, from_details
 
 FORMAT = "loaderlab-trace"
 VERSION = 1
@@ -67,6 +69,8 @@ def _plain(value: Any) -> Any:
     if isinstance(value, float) and math.isnan(value):
         return None
     if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    if isinstance(value, list) and all(type(i) is int for i in value):  # a sampler_yield's indices
         return value
     raise ValueError(f"save_trace stores only str, int, float, bool or None cell values, but found "
                      f"{type(value).__name__} {value!r}; convert such labels to one of those first")
@@ -198,7 +202,7 @@ def _from_document(doc: Any, name: str) -> pd.DataFrame:
     if doc["epochs"] is not None:
         frame.attrs["epochs"] = doc["epochs"]
     frame.attrs.update(doc.get("attrs", {}))
-    return frame
+    return from_details(frame)  # a file from before typed event fields: its detail strings → the fields
 
 
 def _check_header(doc: Any, name: str) -> None:
@@ -233,7 +237,7 @@ def _check_header(doc: Any, name: str) -> None:
     doc.setdefault("settings", None)
     doc.setdefault("epochs", None)
     columns, dtypes = doc["columns"], doc["dtypes"]
-    required = [c for c in EVENT_COLUMNS if c != _DERIVED]
+    required = [c for c in EVENT_COLUMNS if c != _DERIVED and c not in TYPED_COLUMNS]
     missing = [c for c in required if c not in columns]
     if missing:
         raise TraceFileError(f"{name} lacks the column{'s' if len(missing) > 1 else ''} {', '.join(missing)}; "
@@ -246,7 +250,8 @@ def _check_header(doc: Any, name: str) -> None:
         raise TraceFileError(f"{name} has {what}; it was not written by this LoaderLab — record the trace again.")
     for column in [c for c in OPTIONAL_COLUMNS if c in dtypes and c not in columns]:
         del dtypes[column]  # a dtype for a column the file does not hold: nothing to read
-    for column in (*EVENT_COLUMNS, *(c for c in OPTIONAL_COLUMNS if c in columns)):
+    for column in (*(c for c in EVENT_COLUMNS if c in columns or c not in TYPED_COLUMNS),
+                   *(c for c in OPTIONAL_COLUMNS if c in columns)):
         dtype = dtypes.setdefault(column, "float64" if column == _DERIVED else None)
         if dtype not in _DTYPES or (column in OPTIONAL_COLUMNS and dtype != OPTIONAL_COLUMNS[column]):
             given = ("no dtype" if dtype is None
@@ -267,8 +272,12 @@ _EXPECTED = {"int64": "an integer", "float64": "a number", "bool": "true or fals
              "object": "a string, number, boolean or null"}
 
 
+def _int_list(v: Any) -> bool:
+    return v is None or (isinstance(v, list) and all(isinstance(i, int) and not isinstance(i, bool) for i in v))
+
+
 def _column(values: tuple, dtype: str, column: str, name: str) -> pd.Series:
-    accepts = _ACCEPTS[dtype]
+    accepts = _int_list if column == "indices" else _ACCEPTS[dtype]  # a sampler_yield's indices: a list of ints
     for i, value in enumerate(values):
         if not accepts(value):
             raise TraceFileError(f"event {i} of {name} has {_describe(value)} in column {column}, "

@@ -15,6 +15,7 @@ Pure functions; knows nothing of plotly or streamlit.
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from ..engine import events as ev
@@ -33,14 +34,13 @@ def memory_table(frame: pd.DataFrame) -> pd.DataFrame:
     rows = f[f["kind"] == ev.MEMORY]
     if not len(rows):
         return pd.DataFrame({c: pd.Series(dtype="float64" if c == "t_s" else "int64") for c in COLUMNS})
-    parts = rows["detail"].astype(str).str.extract(
-        r"pid=(?P<pid>-?\d+) uss=(?P<uss>-?\d+) shm_used=(?P<used>\d+) shm_total=(?P<total>\d+)")
+    # arg0..arg3: the worker's pid, its USS, /dev/shm used and total (loaderlab.engine.memory)
+    shm_used, shm_total = rows["arg2"].to_numpy(), rows["arg3"].to_numpy()
     out = pd.DataFrame({"t_s": rows["t_s"].to_numpy(), "worker": rows["worker"].to_numpy(),
-                        "pid": parts["pid"].fillna(-1).astype("int64").to_numpy(),
-                        "rss_bytes": rows["nbytes"].to_numpy(),
-                        "uss_bytes": parts["uss"].fillna(-1).astype("int64").to_numpy(),
-                        "shm_used_bytes": parts["used"].fillna(0).astype("int64").to_numpy(),
-                        "shm_total_bytes": parts["total"].fillna(0).astype("int64").to_numpy()})
+                        "pid": rows["arg0"].to_numpy(), "rss_bytes": rows["nbytes"].to_numpy(),
+                        "uss_bytes": rows["arg1"].to_numpy(),
+                        "shm_used_bytes": np.where(shm_used < 0, 0, shm_used),
+                        "shm_total_bytes": np.where(shm_total < 0, 0, shm_total)})
     return out.reset_index(drop=True)
 
 

@@ -11,7 +11,7 @@ own loader, with three additions the dashboard needs on a shared server:
 
 When the guard stops a run, every live worker is asked for its Python stack (``request_stacks``) before
 shutdown, so a worker stuck inside ``__getitem__`` shows where. A batch a worker could not pickle (an
-``error`` event starting with ``worker.UNSENT``) stops a guarded run at once with ``UnsentResult``:
+``error`` event whose cause is ``events.CAUSE_UNSENT``) stops a guarded run at once with ``UnsentResult``:
 torch would wait for it forever. Knows nothing of plotly or streamlit.
 """
 
@@ -28,7 +28,6 @@ import pandas as pd
 from ..engine import events as ev
 from ..engine.interrupt import RunGuard, RunStopped, UnsentResult
 from ..engine.memory import MemorySampler
-from ..engine.worker import UNSENT
 from .frame import events_frame, loader_settings
 
 STACKS_WAIT_S = 1.5  # how long a stopped run waits for its workers' stacks before shutting them down
@@ -67,8 +66,8 @@ class SessionTracer(ev.ListTracer):
                 with self._stacks:
                     self.stacks_from.add(r.worker)
                     self._stacks.notify_all()
-            elif r.kind == ev.ERROR and self.guard is not None and r.detail.startswith(UNSENT):
-                self.guard.stop(UnsentResult(r.worker, r.batch, r.detail[len(UNSENT):]))
+            elif r.kind == ev.ERROR and self.guard is not None and r.arg0 == ev.CAUSE_UNSENT:
+                self.guard.stop(UnsentResult(r.worker, r.batch, r.detail))
 
     def wait_for_stacks(self, workers: set[int], timeout: float) -> None:
         with self._stacks:

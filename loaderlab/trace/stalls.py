@@ -134,7 +134,7 @@ def _errors(f: pd.DataFrame) -> list[dict[str, Any]]:
     echoes = (errors["pid"] == mp) & pd.Series([(e, b) in by_worker for e, b in zip(errors["epoch"], errors["batch"])],
                                                index=errors.index, dtype=bool)
     failed = rows(f, ev.FETCH_END)
-    failed = failed[(failed["detail"] != "") & ~failed["detail"].str.startswith("__getitems__")]
+    failed = failed[failed["arg0"] == 0]  # a sample that raised (its detail names the exception)
     out = []
     for r in errors[~echoes].itertuples():
         in_main = r.pid == mp and r.worker < 0

@@ -7,26 +7,30 @@ seconds on ``t_s``, missing event kinds → empty tables or NaN) are described i
 
 from __future__ import annotations
 
-import ast
 import math
 
 import numpy as np
 import pandas as pd
 
 from ..engine import events as ev
+from .result import Run, as_run, events_of
+from .frame import INT_COLUMNS as _INT_COLUMNS
+from .frame import TYPED_COLUMNS, from_details
 
 _DEFAULTS = {"kind": "", "t_ns": 0, "pid": 0, "worker": ev.MAIN_PROCESS, "epoch": 0, "batch": ev.NO_BATCH,
-             "index": ev.NO_BATCH, "queue": "", "nbytes": 0, "label": None, "length": -1, "detail": ""}
-_INT_COLUMNS = ("t_ns", "pid", "worker", "epoch", "batch", "index", "nbytes", "length")
+             "index": ev.NO_BATCH, "queue": "", "nbytes": 0, "label": None, "length": -1, "detail": "",
+             "arg0": ev.NO_ARG, "arg1": ev.NO_ARG, "arg2": ev.NO_ARG, "arg3": ev.NO_ARG, "indices": None}
 
 
-def normal(frame: pd.DataFrame) -> pd.DataFrame:
-    """The frame with every event column present (defaults for absent ones), ``t_s`` filled in, sorted by time.
+def normal(frame: pd.DataFrame | Run) -> pd.DataFrame:
+    """The frame (or a :class:`~.result.Run`'s events) with every event column present (defaults for absent
+    ones), ``t_s`` filled in, sorted by time.
 
     The result has no ``attrs``: pandas deep-copies ``attrs`` on every operation, which would dominate the
-    cost of the analysis; read settings from the recorded frame (:func:`settings`) before normalising.
+    cost of the analysis; read settings from the run (:func:`settings`) before normalising.
     A frame that is already normal is returned as it is (nothing here modifies a frame in place).
     """
+    frame = events_of(frame)
     if (not frame.attrs and set(_DEFAULTS).issubset(frame.columns) and "t_s" in frame.columns
             and all(frame[c].dtype == "int64" for c in _INT_COLUMNS) and frame["t_s"].is_monotonic_increasing
             and frame.index.equals(pd.RangeIndex(len(frame)))):
@@ -34,8 +38,9 @@ def normal(frame: pd.DataFrame) -> pd.DataFrame:
     f = frame.copy()
     f.attrs = {}
     for column, default in _DEFAULTS.items():
-        if column not in f.columns:
+        if column not in f.columns and column not in TYPED_COLUMNS:
             f[column] = default
+    f = from_details(f)  # a table from before typed fields (an old file, a hand-built one)
     if "t_s" not in f.columns:
         start = f["t_ns"].min() if len(f) else 0
         f["t_s"] = (f["t_ns"] - start) / 1e9
@@ -59,8 +64,9 @@ def main_pid(frame: pd.DataFrame) -> int | None:
     return int(f["pid"].mode().iloc[0]) if len(f) else None
 
 
-def settings(frame: pd.DataFrame) -> dict:
-    return dict(frame.attrs.get("loader") or {})
+def settings(trace: pd.DataFrame | Run) -> dict:
+    """The loader's settings of a :class:`~.result.Run` (or of a bare table's, see :func:`~.result.as_run`)."""
+    return dict(as_run(trace).loader)
 
 
 def prefetch_cap(frame: pd.DataFrame) -> float:
@@ -75,29 +81,28 @@ def trace_end(f: pd.DataFrame) -> float:
     return float(f["t_s"].max()) if len(f) else 0.0
 
 
-def parse_indices(detail: str) -> list | None:
-    """A ``sampler_yield`` detail (the repr of a batch's indices) → a list, or None if unreadable."""
-    try:
-        value = ast.literal_eval(detail)
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        return None
-    return list(value) if isinstance(value, (list, tuple)) else [value]
+def batch_indices(indices: list | None, samples: int) -> list | None:
+    """A ``sampler_yield``'s ``indices`` and ``arg0`` → its indices as a list; an IterableDataset's batch
+    (no indices, ``samples`` of them) → that many Nones; None if the batch is unknown."""
+    if indices is not None:
+        return list(indices)
+    return [None] * int(samples) if samples >= 0 else None
 
 
 def sampler_order(frame: pd.DataFrame) -> pd.DataFrame:
     """Per task: ``epoch, batch, indices`` (a list; None entries for an IterableDataset), from ``sampler_yield``."""
     f = rows(normal(frame), ev.SAMPLER_YIELD).drop_duplicates(["epoch", "batch"])
     out = f[["epoch", "batch"]].copy()
-    out["indices"] = [parse_indices(d) for d in f["detail"]]
+    out["indices"] = [batch_indices(i, n) for i, n in zip(f["indices"], f["arg0"])]
     return out.sort_values(["epoch", "batch"]).reset_index(drop=True)
 
 
 def hand_overs(f: pd.DataFrame) -> pd.DataFrame:
-    """Hand-overs: ``epoch, position, batch (task id), t_s``; the task id comes from the detail ``task N``."""
+    """Hand-overs: ``epoch, position, batch (task id), t_s``; the task id is the ``batch_yield``'s ``arg0``
+    (a recorder that does not know it, as for a stock torch loader, leaves it NO_ARG: the position then)."""
     y = rows(f, ev.BATCH_YIELD)
-    task = pd.to_numeric(y["detail"].str.extract(r"^task (-?\d+)$")[0], errors="coerce")
-    out = pd.DataFrame({"epoch": y["epoch"], "position": y["batch"], "batch": task.fillna(y["batch"]),
-                        "t_s": y["t_s"]})
+    task = y["arg0"].where(y["arg0"] != ev.NO_ARG, y["batch"])
+    out = pd.DataFrame({"epoch": y["epoch"], "position": y["batch"], "batch": task, "t_s": y["t_s"]})
     out["batch"] = out["batch"].astype("int64")
     return out.drop_duplicates(["epoch", "position"]).reset_index(drop=True)
 
@@ -123,7 +128,7 @@ def worker_processes(frame: pd.DataFrame) -> pd.DataFrame:
     mp = main_pid(f)
     own = f[(f["worker"] >= 0) & (f["pid"] != mp)]
     starts = rows(f, ev.WORKER_START).copy()
-    starts["wpid"] = pd.to_numeric(starts["detail"].str.extract(r"pid=(\d+)")[0], errors="coerce")
+    starts["wpid"] = starts["arg0"]
     main_exits = rows(f, ev.WORKER_EXIT)
     main_exits = main_exits[main_exits["pid"] == mp]
     out = []

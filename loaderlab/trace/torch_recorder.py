@@ -114,9 +114,9 @@ class TracedMapDataset(_Forwarding, torch.utils.data.Dataset):
         own = getattr(self.inner, "__getitems__", None)
         if not own:
             return traced_fetch(_tracer, _worker_id(), self.inner.__getitem__, indices, batch, epoch)[0]
-        _tracer.emit(ev.FETCH_BEGIN, _worker_id(), epoch, batch, detail=f"__getitems__ {len(indices)}")
+        _tracer.emit(ev.FETCH_BEGIN, _worker_id(), epoch, batch, arg0=len(indices))
         data = own(indices)
-        _tracer.emit(ev.FETCH_END, _worker_id(), epoch, batch, detail=f"__getitems__ {len(indices)}")
+        _tracer.emit(ev.FETCH_END, _worker_id(), epoch, batch, arg0=len(indices))
         return data
 
 
@@ -186,7 +186,7 @@ class TracedWorkerInit:
         multiprocessing.util.Finalize(tracer, self.finish, args=(tracer, worker_id), exitpriority=20)
         if self.inner is not None:
             self.inner(worker_id)
-        tracer.emit(ev.WORKER_READY, worker_id, self.epoch, detail=f"seed={torch.utils.data.get_worker_info().seed}")
+        tracer.emit(ev.WORKER_READY, worker_id, self.epoch, arg0=ev.seed_arg(torch.utils.data.get_worker_info().seed))
 
     @staticmethod
     def finish(tracer: WorkerTracer, worker_id: int) -> None:
@@ -205,7 +205,8 @@ class TracedSampler:
 
     def __iter__(self):
         for batch, indices in enumerate(self.inner):
-            self.tracer.emit(ev.SAMPLER_YIELD, ev.MAIN_PROCESS, self.epoch, batch, detail=repr(indices))
+            listed, samples = ev.index_list(indices)
+            self.tracer.emit(ev.SAMPLER_YIELD, ev.MAIN_PROCESS, self.epoch, batch, arg0=samples, indices=listed)
             if self.batched:
                 yield NumberedBatch(indices, batch, self.epoch)
             elif type(indices) is int:  # other index types (str keys, tuples) pass as they are

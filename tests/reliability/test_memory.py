@@ -27,7 +27,7 @@ def test_runs_sample_each_workers_memory(frame):
     table = memory_table(frame)
     assert list(table.columns) == COLUMNS
     assert set(table["worker"]) == {0, 1} and len(table) >= 4
-    started = {int(d[4:]) for d in frame.query("kind == 'worker_start'")["detail"]}
+    started = set(frame.query("kind == 'worker_start'")["arg0"])
     assert set(table["pid"]) == started
     assert (table["rss_bytes"] > 10 * MB).all() and (table["uss_bytes"] > 0).all()
     assert (table["shm_total_bytes"] > 0).all()
@@ -53,7 +53,7 @@ def test_the_proc_readers():
 def _synthetic(uss_mb: list[float], shm_share: float) -> pd.DataFrame:
     total = 1000 * MB
     events = [ev.Event(ev.MEMORY, 10**9 + i * 10**8, 1, 0, 0, nbytes=500 * MB,
-                       detail=f"pid=7 uss={int(u * MB)} shm_used={int(shm_share * total)} shm_total={total}")
+                       arg0=7, arg1=int(u * MB), arg2=int(shm_share * total), arg3=total)
               for i, u in enumerate(uss_mb)]
     return events_frame(events)
 

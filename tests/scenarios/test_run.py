@@ -82,8 +82,8 @@ def test_good_upload_round_trips():
     assert sources.parse_upload(b"label\n1\n0\n") == ((1, 0), (8, 8))
 
 
-def _drawn(frame) -> list[str]:
-    return frame.loc[frame["kind"] == "sampler_yield", "detail"].tolist()
+def _drawn(frame) -> list[list[int]]:
+    return frame.loc[frame["kind"] == "sampler_yield", "indices"].tolist()
 
 
 @pytest.mark.parametrize("changes", [dict(shuffle=True), dict(sampler="weighted", imbalance=0.9),

@@ -169,7 +169,7 @@ def test_a_stock_torch_trace_has_tracks_spans_and_arrows(traces):
 def test_a_worker_ready_before_main_noted_its_start_still_pairs(traces):
     frame = traces["workers"].copy()
     start = frame.index[frame["kind"] == "worker_start"][0]
-    pid = int(frame.loc[start, "detail"].removeprefix("pid="))
+    pid = int(frame.loc[start, "arg0"])
     ready = frame.index[(frame["kind"] == "worker_ready") & (frame["pid"] == pid)][0]
     frame.loc[start, "t_ns"] = frame.loc[ready, "t_ns"] + 1_000
     startups = events(to_chrome_trace(frame), "X", "start-up")

@@ -58,7 +58,7 @@ def test_recording_yields_the_same_batches_as_iterating(kind):
 def test_worker_fetch_events_name_the_batch_and_index_the_sampler_gave():
     frame = loaderlab.record(_make("map2"), sample_info=label_of)
     sampled = {(int(r.batch), i) for r in frame[frame.kind == "sampler_yield"].itertuples()
-               for i in eval(r.detail)}
+               for i in r.indices}
     fetched = frame[frame.kind == "fetch_end"]
     assert len(fetched) == 10  # every sample, including each worker's last batch (flushed at worker exit)
     assert {(int(b), int(i)) for b, i in zip(fetched["batch"], fetched["index"])} == sampled

@@ -50,3 +50,8 @@ class PayloadProbe:
             return None
         return {"tensors": statistics.median(t for t, _ in self.shapes),
                 "nbytes": statistics.median(b for _, b in self.shapes), "batches": len(self.shapes)}
+
+
+def recorded_payload(frame: Any) -> dict[str, Any]:
+    """The payload a recording kept (``{}`` when none): the one place that reads where it is stored."""
+    return dict((getattr(frame, "attrs", None) or {}).get("payload") or {})

@@ -32,6 +32,7 @@ from ..engine.collate import default_collate
 from ..engine import loader as engine_loader
 from ..engine.loader import DataLoader
 from .finding_texts import text
+from .payload import recorded_payload
 from .recorder import record
 
 REPLAYABLE = ("batch_size", "drop_last", "num_workers", "prefetch_factor", "in_order", "persistent_workers",
@@ -43,10 +44,22 @@ def spend(cost_s: float, cores=None) -> None:
     if cost_s <= 0:
         return
     if cores is None:
-        time.sleep(cost_s)
+        _take(cost_s)
         return
     with cores:
+        _take(cost_s)
+
+
+SPIN_BELOW_S = 0.001  # time.sleep cannot take less than ~60 µs: a microsecond sample spins instead
+
+
+def _take(cost_s: float) -> None:
+    if cost_s >= SPIN_BELOW_S:
         time.sleep(cost_s)
+        return
+    until = time.perf_counter() + cost_s
+    while time.perf_counter() < until:
+        pass
 
 
 class ReplayDataset(torch.utils.data.Dataset):
@@ -56,8 +69,9 @@ class ReplayDataset(torch.utils.data.Dataset):
     """
 
     def __init__(self, cost_s: dict[int, float], labels: dict[int, Any], lengths: dict[int, int],
-                 sample_floats: int, cores=None) -> None:
+                 sample_floats: int, cores=None, tensors: int = 1) -> None:
         self.cost_s, self.labels, self.lengths, self.sample_floats = cost_s, labels, lengths, sample_floats
+        self.tensors = max(1, tensors)  # the measured payload: a batch of many small tensors moves slowly
         self.cores = cores
         self.n = max(cost_s) + 1 if cost_s else 0
 
@@ -65,8 +79,54 @@ class ReplayDataset(torch.utils.data.Dataset):
         return self.n
 
     def __getitem__(self, i: int):
-        spend(self.cost_s.get(i, 0.0), self.cores)
-        return torch.zeros(self.sample_floats), self.labels.get(i, -1), self.lengths.get(i, -1)
+        started = time.perf_counter()  # building the payload is part of the measured cost: spend the rest
+        payload = self.payload()
+        spend(self.cost_s.get(i, 0.0) - (time.perf_counter() - started), self.cores)
+        return payload, self.labels.get(i, -1), self.lengths.get(i, -1)
+
+
+    def payload(self):
+        """One sample's tensors, shaped as measured (one vector, or ``tensors`` of them in a dict)."""
+        if self.tensors == 1:
+            return torch.zeros(self.sample_floats)
+        each = max(1, self.sample_floats // self.tensors)
+        return {f"t{k}": torch.zeros(each) for k in range(self.tensors)}
+
+
+def shared_collate_s(dataset: ReplayDataset, batch_size: int, repeats: int = 5) -> float:
+    """What a worker's collate spends beyond the main process's on this payload: inside a worker, every
+    batch tensor is allocated in shared memory (one segment per tensor), which collating in the main
+    process skips. Measured here by moving a collated batch's tensors to shared memory (median of
+    ``repeats``)."""
+    samples = [(dataset.payload(), 0, 0) for _ in range(max(1, batch_size))]
+    times = []
+    for _ in range(repeats):
+        batch = default_collate(samples)
+        started = time.perf_counter()
+        _share(batch)
+        times.append(time.perf_counter() - started)
+    return sorted(times)[len(times) // 2]
+
+
+def _share(data) -> None:
+    if isinstance(data, torch.Tensor):
+        data.share_memory_()
+    elif isinstance(data, dict):
+        for value in data.values():
+            _share(value)
+    elif isinstance(data, (list, tuple)):
+        for value in data:
+            _share(value)
+
+
+class ReplayStartup:
+    """``worker_init_fn``: a worker's measured start-up beyond what starting a bare worker costs."""
+
+    def __init__(self, extra_s: float) -> None:
+        self.extra_s = extra_s
+
+    def __call__(self, worker_id: int) -> None:
+        time.sleep(self.extra_s)
 
 
 class ReplayCollate:
@@ -74,8 +134,10 @@ class ReplayCollate:
         self.cost_s, self.cores = cost_s, cores
 
     def __call__(self, samples):
-        spend(self.cost_s, self.cores)
-        return default_collate(samples)
+        started = time.perf_counter()  # collating the payload is part of the measured cost: spend the rest
+        batch = default_collate(samples)
+        spend(self.cost_s - (time.perf_counter() - started), self.cores)
+        return batch
 
 
 class ReplayConsumer:
@@ -83,8 +145,7 @@ class ReplayConsumer:
         self.cost_s = cost_s
 
     def __call__(self, batch) -> None:
-        if self.cost_s > 0:
-            time.sleep(self.cost_s)
+        spend(self.cost_s)
 
 
 class RecordedOrder(torch.utils.data.Sampler):
@@ -102,13 +163,16 @@ class RecordedOrder(torch.utils.data.Sampler):
         return len(self.epochs[self.passes % len(self.epochs)])
 
 
-def _span_median(frame: pd.DataFrame, begin: str, end: str) -> float:
+QUIET_QUANTILE = 0.25
+
+
+def _span_median(frame: pd.DataFrame, begin: str, end: str, quantile: float = 0.5) -> float:
     b = frame[frame["kind"] == begin].reset_index(drop=True)
     e = frame[frame["kind"] == end].reset_index(drop=True)
     n = min(len(b), len(e))
     if n == 0:
         return 0.0
-    return float((e["t_ns"][:n] - b["t_ns"][:n]).clip(lower=0).median() / 1e9)
+    return float((e["t_ns"][:n] - b["t_ns"][:n]).clip(lower=0).quantile(quantile) / 1e9)
 
 
 def measured_workload(frame: pd.DataFrame) -> dict[str, Any]:
@@ -132,13 +196,33 @@ def measured_workload(frame: pd.DataFrame) -> dict[str, Any]:
         "labels": {int(i): v for i, v in per_index["label"].items() if v is not None and v == v},
         "lengths": {int(i): int(v) for i, v in per_index["length"].items()},
         "orders": [o for o in orders if o],
-        "collate_s": _span_median(frame, "collate_begin", "collate_end"),
-        "consume_s": _span_median(frame, "consumer_begin", "consumer_end"),
+        # The least-disturbed quarter: the loader's own threads and processes stretch a short collate or
+        # step they run beside (a 10 µs step measured 0.12 ms beside two workers), and a replay with other
+        # settings should not inherit that.
+        "collate_s": _span_median(frame, "collate_begin", "collate_end", QUIET_QUANTILE),
+        "consume_s": _span_median(frame, "consumer_begin", "consumer_end", QUIET_QUANTILE),
         "sample_floats": max(1, int(sample_bytes // 4)),
+        # Tensors per batch beyond the label and length the stand-in adds (default collate keeps the count).
+        "tensors": max(1, int(recorded_payload(frame).get("tensors", 3)) - 2),
+        "startup_extra_s": _startup_extra(frame),
+        "in_workers": bool((frame[frame["kind"] == "collate_end"]["worker"] >= 0).any()),
     }
 
 
-def replay(frame: pd.DataFrame, *, epochs: int | None = None, io_bound: bool = False,
+BARE_STARTUP_S = 0.015  # starting a worker that imports nothing new (fork, 2 busy cores: 9-15 ms)
+
+
+def _startup_extra(frame: pd.DataFrame) -> float:
+    """Median worker start-up (``worker_start`` → its ``worker_ready``) beyond :data:`BARE_STARTUP_S`."""
+    starts = frame[frame["kind"] == "worker_start"][["arg0", "t_ns"]].rename(columns={"arg0": "pid"})
+    ready = frame[frame["kind"] == "worker_ready"][["pid", "t_ns"]]
+    both = starts.merge(ready, on="pid", suffixes=("_s", "_r"))
+    if not len(both):
+        return 0.0
+    return max(0.0, float((both["t_ns_r"] - both["t_ns_s"]).median()) / 1e9 - BARE_STARTUP_S)
+
+
+def replay(frame: pd.DataFrame, *, epochs: int | None = None, io_bound: bool = False, max_samples: int | None = None,
            **loader_args: Any) -> pd.DataFrame:
     """Record the engine on the trace's measured workload, with ``loader_args`` replacing recorded settings.
 
@@ -161,8 +245,15 @@ def replay(frame: pd.DataFrame, *, epochs: int | None = None, io_bound: bool = F
         settings.pop("persistent_workers", None)
     if settings.get("batch_size") is None:
         settings["batch_size"] = 1
-    dataset = ReplayDataset(work["cost_s"], work["labels"], work["lengths"], work["sample_floats"])
+    if max_samples is not None:  # a long trace: the first samples of each epoch tell the rate
+        work["orders"] = [o[:max_samples] for o in work["orders"]]
+    dataset = ReplayDataset(work["cost_s"], work["labels"], work["lengths"], work["sample_floats"],
+                            tensors=work["tensors"])
+    if settings.get("num_workers") and work["startup_extra_s"] > 0:
+        settings["worker_init_fn"] = ReplayStartup(work["startup_extra_s"])
     collate = ReplayCollate(work["collate_s"])
+    if work["in_workers"] and not settings.get("num_workers"):  # the recorded collate paid for shared memory
+        collate.cost_s = max(0.0, collate.cost_s - shared_collate_s(dataset, settings["batch_size"]))
     # Torch warns about too many workers when the loader is built and again at each iter(): one replay is
     # one question, so each distinct warning is shown once, after the run (or the failure).
     caught: list = []

@@ -38,7 +38,9 @@ import pandas as pd
 
 from ..engine import events as ev
 from .analysis import LoopWait, loop_wait, main_wait, throughput, worker_utilisation
+from .payload import recorded_payload
 from .stays import queue_depths, queue_stays
+from .result import as_run
 from .tables import hand_overs, main_pid, normal, pair, rows, settings
 
 STAGE_NAMES = ("fetch", "collate", "move", "pin", "reorder", "step", "startup")
@@ -205,7 +207,7 @@ def _queues(f: pd.DataFrame, stays: pd.DataFrame) -> pd.DataFrame:
 
 
 def _payload(frame: pd.DataFrame, f: pd.DataFrame) -> Payload:
-    probe = frame.attrs.get("payload") or {}
+    probe = as_run(frame).extra.get("payload") or {}
     puts = rows(f, ev.RESULT_PUT, ev.PIN_BEGIN)
     puts = puts[puts["nbytes"] > 0]
     nbytes = float(puts["nbytes"].median()) if len(puts) else float(probe.get("nbytes", math.nan))

@@ -75,9 +75,9 @@ def loader_for(cause: str, **overrides):
     elif cause == "ipc_torch":
         args = dict(dataset=ManyTensors(256), batch_size=8, num_workers=2)
     elif cause == "workers":
-        args = dict(dataset=Sleepy(256, 0.002), batch_size=8, num_workers=2)
+        args = dict(dataset=Sleepy(256, 0.002), batch_size=8, num_workers=1)
     elif cause == "main_process":
-        args = dict(dataset=Sleepy(128, 0.001), batch_size=8, num_workers=0)
+        args = dict(dataset=Sleepy(128, 0.003), batch_size=8, num_workers=0)
     elif cause == "consumer":
         args = dict(dataset=Tiny(256), batch_size=8, num_workers=2)
     elif cause == "startup":

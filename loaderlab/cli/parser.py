@@ -64,6 +64,9 @@ FACTORY(rank, world_size), after init_process_group, for its own DataLoader:
       sampler = DistributedSampler(dataset, num_replicas=world_size, rank=rank)
       return DataLoader(dataset, batch_size=32, sampler=sampler, num_workers=2)
 
+A zero-argument FACTORY() works too: after init_process_group, a
+DistributedSampler(dataset) finds the rank and world size itself.
+
 Before each epoch sampler.set_epoch(epoch) is called, as a training loop should
 (--no-set-epoch leaves it out). The trace then has a rank column.
 """
@@ -96,7 +99,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="how many epochs to run (default: 1)")
     record.add_argument("--world-size", type=int, default=None, metavar="N",
                         help="run N ranks (2-4) in a torch.distributed process group; FACTORY(rank, world_size) "
-                             "builds each rank's DataLoader (default: one process, FACTORY())")
+                             "(or FACTORY()) builds each rank's DataLoader (default: one process, FACTORY())")
     record.add_argument("--no-set-epoch", dest="set_epoch", action="store_false",
                         help="with --world-size: do not call sampler.set_epoch(epoch) before each epoch")
 
@@ -110,6 +113,10 @@ def build_parser() -> argparse.ArgumentParser:
                                                        "(default: each in turn)")
     report.add_argument("--lang", choices=("en", "ko"), default="en",
                         help="the report's language: en (English, the default) or ko (Korean)")
+    report.add_argument("--json", action="store_true",
+                        help="print one JSON object instead: summary, bottleneck, findings, suggestions (best first)")
+    report.add_argument("--no-replay", dest="replay", action="store_false",
+                        help="skip the suggestions (each is measured by replaying the trace, a few seconds)")
 
     export = commands.add_parser(
         "export", help="convert a trace for Perfetto / chrome://tracing", formatter_class=raw,

@@ -9,6 +9,7 @@ dataclasses. Knows nothing of plotly or streamlit.
 from __future__ import annotations
 
 import datetime
+import inspect
 import os
 import pickle
 import queue
@@ -35,7 +36,7 @@ class RankJob:
     """Everything one rank needs (crosses the process boundary: every field is picklable, the queue while
     the ranks are being started)."""
 
-    factory: Callable[[int, int], Any]  # top-level: factory(rank, world_size) -> DataLoader
+    factory: Callable[..., Any]  # top-level: factory(rank, world_size) or factory() -> DataLoader
     world_size: int
     ports: Any  # a multiprocessing Queue: rank 0 puts its store's port there once for every other rank
     folder: str
@@ -67,6 +68,18 @@ def failure_path(folder: str, rank: int) -> str:
 
 def trace_path(folder: str, rank: int) -> str:
     return os.path.join(folder, f"rank{rank}.json")
+
+
+def call_factory(factory: Callable[..., Any], rank: int, world_size: int) -> Any:
+    """``factory(rank, world_size)``, or ``factory()`` when it takes no arguments (after init_process_group,
+    a ``DistributedSampler`` finds rank and world size itself)."""
+    try:
+        inspect.signature(factory).bind(rank, world_size)
+    except TypeError:
+        return factory()
+    except ValueError:  # no signature to inspect: the two-argument form
+        pass
+    return factory(rank, world_size)
 
 
 def epoch_sampler(loader: Any) -> Any:
@@ -127,7 +140,7 @@ def rank_main(rank: int, job: RankJob) -> None:
             store = dist.TCPStore(HOST, _port(job, timeout.total_seconds()), job.world_size, is_master=False,
                                   timeout=timeout)
         dist.init_process_group("gloo", store=store, rank=rank, world_size=job.world_size, timeout=timeout)
-        loader = job.factory(rank, job.world_size)
+        loader = call_factory(job.factory, rank, job.world_size)
         if not isinstance(loader, (DataLoader, torch.utils.data.DataLoader)):
             name = getattr(job.factory, "__qualname__", repr(job.factory))
             raise TypeError(f"{name}(rank={rank}, world_size={job.world_size}) returned {type(loader).__name__}, "

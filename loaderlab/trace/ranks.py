@@ -140,18 +140,24 @@ def check_world_size(world_size: Any) -> None:
 
 
 def check_factory(factory: Any) -> None:
-    """``factory`` must be callable as ``factory(rank, world_size)``."""
+    """``factory`` must be callable as ``factory(rank, world_size)`` or as ``factory()`` (the form a training
+    script writes: a ``DistributedSampler`` reads rank and world size from the process group)."""
     name = getattr(factory, "__qualname__", type(factory).__name__)
     if not callable(factory):
-        raise TypeError(f"factory must be a function factory(rank, world_size) that returns a DataLoader, "
-                        f"but got a {type(factory).__name__}")
+        raise TypeError(f"factory must be a function factory(rank, world_size) or factory() that returns a "
+                        f"DataLoader, but got a {type(factory).__name__}")
     try:
-        inspect.signature(factory).bind(0, 1)
-    except TypeError:
-        raise TypeError(f"factory must accept two arguments, factory(rank, world_size), but "
-                        f"{name}{inspect.signature(factory)} does not") from None
+        signature = inspect.signature(factory)
     except ValueError:  # no signature to inspect (a builtin): let the rank find out
-        pass
+        return
+    for args in ((0, 1), ()):
+        try:
+            signature.bind(*args)
+            return
+        except TypeError:
+            pass
+    raise TypeError(f"factory must accept two arguments, factory(rank, world_size), or none, factory(), but "
+                    f"{name}{signature} does neither")
 
 
 def record_ranks(factory: Callable[[int, int], Any], world_size: int, epochs: int = 1, *,

@@ -73,12 +73,32 @@ def test_bad_world_size_is_one_line_and_exit_status_2(factory_file, tmp_path, ca
     assert err.count("\n") == 1 and err.startswith("loaderlab: error: ") and message in err
 
 
-def test_a_zero_argument_factory_is_refused_with_the_signature_it_needs(factory_file, tmp_path, capsys):
+ZERO_ARG_FACTORY = textwrap.dedent("""
+    import torch
+    from torch.utils.data import DataLoader, DistributedSampler
+
+    def make_loader():  # as a training script writes it: the sampler asks the process group
+        dataset = list(range(21))
+        return DataLoader(dataset, batch_size=4, sampler=DistributedSampler(dataset, seed=5))
+""")
+
+
+def test_a_zero_argument_factory_gets_its_rank_from_the_process_group(tmp_path, capsys):
     path = tmp_path / "zero_arg_factory_for_cli.py"
-    path.write_text("def make_loader():\n    pass\n")
+    path.write_text(ZERO_ARG_FACTORY)
+    out = tmp_path / "t.json"
+    assert cli.main(["record", f"{path}:make_loader", "--world-size", "3", "-o", str(out)]) == 0
+    frame = load_trace(out)
+    assert dd.rank_indices(frame) == torch_lists(0, True)
+
+
+def test_a_factory_of_one_argument_is_refused_with_the_signatures_it_may_have(tmp_path, capsys):
+    path = tmp_path / "one_arg_factory_for_cli.py"
+    path.write_text("def make_loader(rank):\n    pass\n")
     with pytest.raises(SystemExit):
         cli.main(["record", f"{path}:make_loader", "--world-size", "2", "-o", str(tmp_path / "t.json")])
-    assert "factory(rank, world_size)" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "factory(rank, world_size), or none, factory()" in err and "make_loader(rank) does neither" in err
 
 
 def test_help_documents_the_factory_signature(capsys):

@@ -128,14 +128,39 @@ def cmd_report(args: argparse.Namespace) -> None:
 
     frame = _load(args.trace, getattr(args, "loader", None))
     names = _loaders(frame) if getattr(args, "loader", None) is None else []
+    if getattr(args, "json", False):
+        return _report_json(frame, names, args)
     if len(names) < 2:
-        print(report_text(select_loader(frame, names[0]) if names else frame, args.lang))
+        one = select_loader(frame, names[0]) if names else frame
+        print(report_text(one, args.lang, _suggestions(one) if getattr(args, "replay", False) else None))
         return
     for name in names:  # a job with several loaders: one report each
         part = select_loader(frame, name)
         site = ((frame.attrs.get("loaders") or {}).get(name) or {}).get("site", "")
         print(f"=== {name} ({site}) ===")
         print(report_text(part, args.lang))
+
+
+def _suggestions(frame: Any) -> list | None:
+    """The replayed suggestions of a trace's verdict (None for a multi-rank trace: one verdict per rank)."""
+    from ..trace.suggestions import suggest
+
+    return None if "rank" in getattr(frame, "columns", ()) else suggest(frame)
+
+
+def _report_json(frame: Any, names: list, args: argparse.Namespace) -> None:
+    """``report --json``: one diagnosis (or one per loader of a `run` trace with several)."""
+    import json
+
+    from ..jobs.read import select_loader
+    from ..trace.diagnosis import diagnosis
+
+    def one(part: Any) -> dict:
+        return diagnosis(part, args.lang, replay=args.replay and "rank" not in getattr(part, "columns", ()))
+
+    doc = one(select_loader(frame, names[0]) if names else frame) if len(names) < 2 else \
+        {"loaders": {name: one(select_loader(frame, name)) for name in names}}
+    print(json.dumps(doc, indent=2, ensure_ascii=False))
 
 
 def cmd_export(args: argparse.Namespace) -> None:

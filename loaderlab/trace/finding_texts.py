@@ -474,7 +474,7 @@ TEXTS = {
         "en": "this trace has no per-sample fetch times to replay.",
         "ko": "이 트레이스에는 재생할 샘플별 가져오기 시간이 없습니다.",
     },
-    "report.bottleneck": {"en": "Bottleneck: {kind}", "ko": "병목: {kind}"},
+    "report.bottleneck": {"en": "{title} [{kind}]", "ko": "{title} [{kind}]"},
     "report.suggestions": {"en": "Suggestions (replayed):", "ko": "제안 (재생으로 측정):"},
     "ui.verdict.suggestions": {"en": "What to change (measured by replaying this run)",
                                "ko": "무엇을 바꿀까 (이 실행을 재생해서 측정)"},

@@ -22,11 +22,11 @@ SETTING_KEYS = ("dataset", "dataset_len", "batch_size", "sampler", "num_workers"
                 "persistent_workers", "pin_memory", "multiprocessing_context")
 
 
-def report_text(frame: pd.DataFrame, lang: str = "en") -> str:
+def report_text(frame: pd.DataFrame, lang: str = "en", suggestions: list | None = None) -> str:
     """The report; a multi-rank trace (a ``rank`` column) gets one report per rank, then the ranks' findings."""
     if "rank" in frame.columns:
         return _ranks_report(frame, lang)
-    return _report(frame, lang)
+    return _report(frame, lang, suggestions)
 
 
 def _ranks_report(frame: pd.DataFrame, lang: str) -> str:
@@ -42,7 +42,7 @@ def _ranks_report(frame: pd.DataFrame, lang: str) -> str:
     return "\n".join(parts) + "\n" + "\n".join(lines) + "\n"
 
 
-def _report(frame: pd.DataFrame, lang: str) -> str:
+def _report(frame: pd.DataFrame, lang: str, suggestions: list | None = None) -> str:
     na = text("report.na", lang)
 
     def s(value: float, digits: int = 3) -> str:
@@ -58,6 +58,7 @@ def _report(frame: pd.DataFrame, lang: str) -> str:
         lines.append(text("report.settings", lang, settings=joined))
     lines.append(text("report.events", lang, n=len(frame)))
 
+    lines += ["", *diagnosis_lines(frame, lang, suggestions)]  # the verdict first: what to look at
     lines += ["", text("report.throughput", lang)]
     for r in throughput(frame).itertuples():
         lines.append(text("report.throughput_row", lang, epoch=r.epoch, batches=r.batches, samples=s(r.samples, 0),
@@ -87,3 +88,19 @@ def _report(frame: pd.DataFrame, lang: str) -> str:
     lines += [text("report.finding_row", lang, severity=f.severity_text(lang), kind=f.kind, message=f.text(lang))
               for f in found]
     return "\n".join(lines) + "\n"
+
+
+def diagnosis_lines(frame, lang: str, suggestions: list | None = None) -> list[str]:
+    """The bottleneck verdict's title and sentence, then the replayed suggestions when given (a list from
+    :func:`loaderlab.trace.suggestions.suggest`; an empty list says why there are none)."""
+    from .suggestions import why_none
+    from .verdict import verdict
+
+    found = verdict(frame)
+    lines = [text("report.bottleneck", lang, title=found.title(lang), kind=found.kind), "  " + found.text(lang)]
+    if suggestions is None:
+        return lines
+    lines += ["", text("report.suggestions", lang)]
+    if not suggestions:
+        return lines + ["  " + text("suggestion.none", lang, why=text(why_none(found, frame), lang))]
+    return lines + ["  " + s.text(lang) for s in suggestions]

@@ -31,7 +31,7 @@ import pandas as pd
 from ..engine import loader as engine_loader
 from . import finding_texts
 from .replay import replay
-from .summary import RunSummary, summarise
+from .summary import RunSummary, events, summarise
 from .verdict import (CONSUMER, IPC, MAIN_PROCESS, NONE, PIN_MEMORY, STARTUP, STRAGGLER, WORKERS, Verdict,
                       verdict as find_verdict)
 
@@ -101,12 +101,15 @@ def suggest(frame: pd.DataFrame, found: Verdict | None = None, summary: RunSumma
     tries = candidates(found, summary)
     if not tries or not replayable(frame):
         return []
-    base = {False: _rate(replay(frame, max_samples=max_samples))}
+    base: dict[bool, float] = {}
     out = []
     for change, io_bound in tries:
-        if io_bound not in base:
-            base[io_bound] = _rate(replay(frame, max_samples=max_samples, io_bound=True))
-        after = _rate(replay(frame, max_samples=max_samples, io_bound=io_bound, **change))
+        try:
+            if io_bound not in base:
+                base[io_bound] = _rate(replay(frame, max_samples=max_samples, io_bound=io_bound))
+            after = _rate(replay(frame, max_samples=max_samples, io_bound=io_bound, **change))
+        except (ValueError, TypeError, RuntimeError):  # a setting the replayed loader refuses: not a suggestion
+            continue
         before = base[io_bound]
         speedup = after / before if before > 0 else math.nan
         if speedup >= MIN_SPEEDUP:
@@ -116,7 +119,8 @@ def suggest(frame: pd.DataFrame, found: Verdict | None = None, summary: RunSumma
 
 def replayable(frame: pd.DataFrame) -> bool:
     """Whether the trace has per-sample fetch events with dataset indices (what a replay re-runs)."""
-    return bool(((frame["kind"] == "fetch_end") & (frame["index"] >= 0)).any())
+    f = events(frame)
+    return bool(((f["kind"] == "fetch_end") & (f["index"] >= 0)).any())
 
 
 def why_none(found: Verdict, frame: pd.DataFrame) -> str:

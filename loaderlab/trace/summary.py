@@ -48,9 +48,21 @@ QUEUE_COLUMNS = ["queue", "items", "depth_p50", "depth_p90", "depth_p99", "depth
                  "stay_p90_s", "stay_p99_s", "get_wait_s", "get_wait_p50_s", "get_wait_p90_s", "get_wait_p99_s"]
 
 
-def run_settings(frame: pd.DataFrame) -> dict:
-    """The loader settings a trace was recorded with (the one place the summary reads them from)."""
-    return settings(frame)
+def events(trace: Any) -> pd.DataFrame:
+    """The events table of a trace: a bare table, or a run value holding one as ``.events``."""
+    return trace if isinstance(trace, pd.DataFrame) else trace.events
+
+
+def run_settings(trace: Any) -> dict:
+    """The loader settings a trace was recorded with (the one place the summary reads them from): a run
+    value's ``loader``, else the table's recorded settings."""
+    return dict(trace.loader) if not isinstance(trace, pd.DataFrame) else settings(trace)
+
+
+def _recorded_payload(trace: Any) -> dict:
+    if not isinstance(trace, pd.DataFrame):
+        return dict((getattr(trace, "extra", None) or {}).get("payload") or {})
+    return recorded_payload(trace)
 
 
 @dataclass(frozen=True)
@@ -214,17 +226,27 @@ def _payload(frame: pd.DataFrame, f: pd.DataFrame) -> Payload:
     return Payload(tensors=float(probe.get("tensors", math.nan)), nbytes=nbytes)
 
 
-def summarise(frame: pd.DataFrame) -> RunSummary:
-    """The :class:`RunSummary` of a recorded run (an events table from :func:`loaderlab.record`)."""
+def _with_settings(f: pd.DataFrame, found: dict) -> pd.DataFrame:
+    """The normalised table with the settings beside it, as the utilisation tables read them."""
+    if not found:
+        return f
+    out = f.copy(deep=False)
+    out.attrs = {"loader": found}
+    return out
+
+
+def summarise(frame: Any) -> RunSummary:
+    """The :class:`RunSummary` of a recorded run (an events table from :func:`loaderlab.record`, or a run
+    value with ``.events``, ``.loader`` and ``.extra``)."""
     found = run_settings(frame)
-    f = normal(frame)
+    f = normal(events(frame))
     thr = throughput(f)
     loop = loop_wait(f)
     stays = queue_stays(f, ("index_queue", "result_queue", "pin", "data_queue", "reorder", "outstanding"))
     fetch = pair(rows(f, ev.FETCH_BEGIN), rows(f, ev.FETCH_END), ["pid", "worker", "epoch", "batch", "index"])
     collate = pair(rows(f, ev.COLLATE_BEGIN), rows(f, ev.COLLATE_END), ["pid", "worker", "epoch", "batch"])
     steps = pair(rows(f, ev.CONSUMER_BEGIN), rows(f, ev.CONSUMER_END), ["epoch", "batch"])
-    util = worker_utilisation(frame if found else f)  # the cap needs the settings (capped idle)
+    util = worker_utilisation(_with_settings(f, found))  # the cap needs the settings (capped idle)
 
     def stay(place: str) -> pd.Series:
         s = stays[stays["place"] == place]

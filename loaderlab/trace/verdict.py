@@ -32,7 +32,7 @@ import pandas as pd
 from ..engine import loader as engine_loader
 from . import finding_texts
 from .slow import stragglers
-from .summary import RunSummary, summarise
+from .summary import RunSummary, events, summarise
 from .tables import normal
 
 WORKERS, IPC, STARTUP, STRAGGLER, CONSUMER, MAIN_PROCESS, PIN_MEMORY, NONE = (
@@ -43,7 +43,7 @@ MIN_BATCHES = 8
 LOADER_BOUND_SHARE = 0.5  # the loader-bound finding's threshold: above it the loop mostly waited
 STARTUP_SHARE = 0.5
 PIN_SHARE = 0.5
-STRAGGLER_SHARE = 0.3
+STRAGGLER_SHARE = 0.5  # slow samples must explain half the waiting: on a busy machine a few sleeps stretch
 WORKERS_BUSY = 0.6  # below it the workers mostly idled while the loop waited: the time went elsewhere
 
 
@@ -74,7 +74,7 @@ def _ms(seconds: float) -> float:
     return seconds * 1e3 if not math.isnan(seconds) else math.nan
 
 
-def verdict(frame: pd.DataFrame, summary: RunSummary | None = None) -> Verdict:
+def verdict(frame: Any, summary: RunSummary | None = None) -> Verdict:
     """The run's :class:`Verdict` (see the module docstring for the order of the checks)."""
     s = summarise(frame) if summary is None else summary
     loop = s.loop
@@ -96,7 +96,7 @@ def verdict(frame: pd.DataFrame, summary: RunSummary | None = None) -> Verdict:
     pin = s.stage("pin")
     if pin.count and pin.total_s >= PIN_SHARE * total:
         return Verdict(PIN_MEMORY, PIN_MEMORY, {**common, "pin_ms": _ms(pin.p50_s), "pin_share": pin.total_s / total})
-    slow = stragglers(normal(frame))
+    slow = stragglers(normal(events(frame)))
     if slow and slow[0]["lost_s"] >= STRAGGLER_SHARE * loop.wait_s:
         found = slow[0]
         return Verdict(STRAGGLER, STRAGGLER, {**common, "count": int(found["count"]), "lost_s": found["lost_s"],

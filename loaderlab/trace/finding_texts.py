@@ -382,7 +382,7 @@ TEXTS = {
             "can, or num_workers=0.",
         "ko": "프로세스 사이에 배치를 옮기는 일이 느린 부분입니다: 학습 루프는 시간의 {share:.0%}를 "
             "기다렸지만 워커는 시간의 {busy:.0%}만 일했습니다. 배치 하나가 워커에서 메인 프로세스까지 "
-            "{move_ms:.2f} ms 걸렸고(텐서 {tensors}개, {kib:.1f} KiB), 가져오고 합치는 데는 "
+            "{move_ms:.2f} ms 걸렸고(텐서 {tensors}개, {kib:.1f} KiB), 가져오고 콜레이트하는 데는 "
             "{work_ms:.2f} ms 걸렸습니다. 워커를 늘려도 해결되지 않습니다: 더 적고 큰 배치, 배치당 더 "
             "적은 텐서, 또는 num_workers=0이 해결합니다.",
     },
@@ -394,7 +394,7 @@ TEXTS = {
             "num_workers=0.",
         "ko": "프로세스 사이에 배치를 옮기는 일이 느린 부분입니다: 학습 루프는 시간의 {share:.0%}를 "
             "기다렸지만 워커는 시간의 {busy:.0%}만 일했습니다. 배치 하나가 워커에서 메인 프로세스까지 "
-            "{move_ms:.2f} ms 걸렸고({kib:.1f} KiB), 가져오고 합치는 데는 {work_ms:.2f} ms 걸렸습니다. "
+            "{move_ms:.2f} ms 걸렸고({kib:.1f} KiB), 가져오고 콜레이트하는 데는 {work_ms:.2f} ms 걸렸습니다. "
             "워커를 늘려도 해결되지 않습니다: 더 적고 큰 배치, 배치당 더 적은 텐서, 또는 num_workers=0이 "
             "해결합니다.",
     },
@@ -476,8 +476,6 @@ TEXTS = {
     },
     "report.bottleneck": {"en": "{title} [{kind}]", "ko": "{title} [{kind}]"},
     "report.suggestions": {"en": "Suggestions (replayed):", "ko": "제안 (재생으로 측정):"},
-    "ui.verdict.suggestions": {"en": "What to change (measured by replaying this run)",
-                               "ko": "무엇을 바꿀까 (이 실행을 재생해서 측정)"},
     "replay.model.capped": {
         "en": plural(
             "cores",

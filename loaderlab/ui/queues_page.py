@@ -17,6 +17,7 @@ from ..trace.findings import stall_findings
 from .language import page_setup
 from .outcome import show_warnings
 from .settings import cached_run, sidebar_config, torch_code
+from .diagnosis_view import show_diagnosis
 from .texts import language, t
 
 ROWS = ("index_queue", "worker", "result_queue", "pin", "data_queue", "reorder", "loop")
@@ -65,6 +66,7 @@ def main() -> None:
                                            cap_name=t("queues.depth.cap"), x_title=t("queues.depth.x"),
                                            y_title=t("queues.depth.y")), theme=None, key="queues_depths")
 
+        show_diagnosis(frame, key="queues")
         found = [f for f in stall_findings(frame) if f.kind in FINDINGS]
         if found:
             st.subheader(t("queues.findings"))

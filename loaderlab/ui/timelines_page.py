@@ -25,6 +25,7 @@ from .language import page_setup
 from .live_run import outcome as recorded
 from .outcome import show_warnings
 from .settings import MAX_WORKERS, cached_run, run_lock, sidebar_config, torch_code
+from .diagnosis_view import show_diagnosis
 from .texts import language, t
 
 MAX_SPANS = 10_000  # a Gantt of bar traces stays responsive up to about this many bars (notes/streamlit.md)
@@ -185,6 +186,7 @@ def main() -> None:
     show_warnings(frame)
     v = views(config, language())
     _metrics(v)
+    show_diagnosis(frame, key="timelines")  # the cause first, then the loader-bound numbers
     for sentence in v.verdicts:
         st.info(sentence)
     _gantt(v)

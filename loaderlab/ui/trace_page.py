@@ -28,6 +28,7 @@ from .big_trace import is_big, json_bytes, show_big
 from .language import page_setup
 from .outcome import show_warnings
 from .settings import cached_run, keep_settings, sidebar_config, torch_code
+from .diagnosis_view import show_diagnosis
 from .texts import language, t
 
 MAX_SPANS = 10_000  # a Gantt of bar traces stays responsive up to about this many bars (notes/streamlit.md)
@@ -208,6 +209,7 @@ def show_trace(frame: pd.DataFrame, *, token: str, name: str | None, stem: str, 
     else:
         _downloads(views, stem)
         st.subheader(t("yourtrace.findings.title"))
+        show_diagnosis(frame, key="trace")  # the cause and what to change, before the list of findings
         _findings(views.findings)
         _views(views)
     settings = as_run(frame).loader

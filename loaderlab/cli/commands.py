@@ -174,8 +174,29 @@ def cmd_export(args: argparse.Namespace) -> None:
         raise UserError(f"{args.trace} holds {len(names)} DataLoaders ({', '.join(names)}); pick one with --loader NAME")
     if names:
         frame = select_loader(frame, names[0])
-    _write(save_chrome_trace, frame, args.chrome)
+    cuts = _export_cuts(frame, args)
+    _write(lambda f, path: save_chrome_trace(f, path, **cuts), frame, args.chrome)
     print(f"wrote {args.chrome}: open it at https://ui.perfetto.dev (or chrome://tracing)")
+
+
+def _export_cuts(frame: Any, args: argparse.Namespace) -> dict:
+    """``--from/--to/--epoch`` checked against the trace: a value outside it is a usage mistake, said as one."""
+    import math
+
+    start, end, epoch = getattr(args, "start_s", None), getattr(args, "end_s", None), getattr(args, "epoch", None)
+    length = float(frame["t_ns"].max() - frame["t_ns"].min()) / 1e9 if len(frame) else 0.0
+    for flag, value in (("--from", start), ("--to", end)):
+        if value is not None and not (math.isfinite(value) and 0 <= value <= length):
+            raise UserError(f"{flag} {value:g} is outside the trace: give seconds from 0 to {length:.3f} "
+                            f"(its length)")
+    if start is not None and end is not None and end <= start:
+        raise UserError(f"--to {end:g} must be after --from {start:g}")
+    if epoch is not None:
+        epochs = sorted(int(e) for e in frame["epoch"].unique())
+        if epoch not in epochs:
+            have = f"{epochs[0]} to {epochs[-1]}" if epochs else "none (the trace is empty)"
+            raise UserError(f"--epoch {epoch} is not in the trace: its epochs are {have}")
+    return {"start_s": start, "end_s": end, "epoch": epoch}
 
 
 def _rate(frame: Any) -> tuple[float, str]:

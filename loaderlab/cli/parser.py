@@ -123,10 +123,17 @@ def build_parser() -> argparse.ArgumentParser:
         description="Convert a LoaderLab trace into Chrome trace-event JSON. Open the result at\n"
                     "https://ui.perfetto.dev (or chrome://tracing) to see one track per process\n"
                     "(main, worker 0, worker 1, ...) with every fetch, collate and wait as a span.",
-        epilog="example:\n  python -m loaderlab export trace.json --chrome trace.chrome.json\n")
+        epilog="examples:\n  python -m loaderlab export trace.json --chrome trace.chrome.json\n"
+               "  python -m loaderlab export big.lltrace --chrome part.json --from 10 --to 12   # a 2 s window\n"
+               "  python -m loaderlab export big.lltrace --chrome epoch1.json --epoch 1\n")
     export.add_argument("trace", metavar="TRACE.json", help="a trace file written by `python -m loaderlab record`")
     export.add_argument("--loader", metavar="NAME", help="a trace of `run` with several DataLoaders: export this one")
     export.add_argument("--chrome", required=True, metavar="OUT.json", help="where to write the Chrome trace")
+    export.add_argument("--from", dest="start_s", type=float, metavar="S",
+                        help="only what overlaps the window from S seconds after the trace's first event "
+                             "(a span crossing an edge is kept whole; times stay those of the whole trace)")
+    export.add_argument("--to", dest="end_s", type=float, metavar="S", help="... up to S seconds (see --from)")
+    export.add_argument("--epoch", type=int, metavar="N", help="only epoch N (0-based) of the trace")
 
     replay = commands.add_parser(
         "replay", help="re-run a trace's workload with other loader settings (\"what if\")", formatter_class=raw,

@@ -16,38 +16,24 @@ the last event, with ``"unfinished": true`` in their args.
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import os
-from collections import defaultdict
-from typing import Any
+from typing import Any, TextIO
 
+import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from ..engine import events as ev
+from . import chrome_events as ce
+from .chrome_events import MAIN_PID, PIN_TID  # noqa: F401 (public: the tests and the docs name them)
 
-MAIN_PID = 1
-# tids must differ from every pid used: importers treat a tid seen under two pids as one recycled thread
-PIN_TID = 1_000_000
 CATEGORY = "loaderlab"
-
-# begin kind → (end kind, span name, what pairs a begin with its end besides the track)
-_SPANS = {
-    ev.FETCH_BEGIN: (ev.FETCH_END, "fetch", ("pid", "epoch", "batch", "index")),
-    ev.COLLATE_BEGIN: (ev.COLLATE_END, "collate", ("pid", "epoch", "batch")),
-    ev.PIN_BEGIN: (ev.PIN_END, "pin", ("epoch", "batch")),
-    ev.CONSUMER_BEGIN: (ev.CONSUMER_END, "consume", ("epoch", "batch")),
-    ev.INDEX_GET: (ev.RESULT_PUT, "batch", ("pid", "epoch", "batch")),  # a worker's time on one task
-}
-_ENDS = {end: begin for begin, (end, _, _) in _SPANS.items()}
-# kinds shown as span edges only; every other kind (unknown future ones too) becomes an instant
-_FLOW_KINDS = (ev.INDEX_PUT, ev.SAMPLER_YIELD, ev.INDEX_GET, ev.COLLATE_BEGIN, ev.BATCH_YIELD)
-_NOT_INSTANTS = {*_SPANS, *_ENDS, ev.BATCH_YIELD, ev.WORKER_START, ev.WORKER_READY} - {ev.INDEX_GET, ev.RESULT_PUT}
-
-
-def _pid(worker: int) -> int:
-    return MAIN_PID if worker < 0 else worker + 2
-
+CHUNK = 200_000  # output events rendered and written at a time: bounds the text held in memory
+PH_SPAN, PH_INSTANT, PH_SIDE = 0, 1, 2
 
 def _args(row: Any) -> dict[str, Any]:
     """The fields of an event that say something (defaults left out), as JSON values."""
@@ -77,90 +63,320 @@ def _instant_name(row: Any) -> str:
     return row.kind
 
 
-def to_chrome_trace(frame: pd.DataFrame) -> dict[str, Any]:
-    """The Chrome trace-event document (``{"traceEvents": [...], ...}``) for an event table."""
-    rows = list(frame.sort_values("t_ns", kind="stable").itertuples(index=False))
-    out: list[dict[str, Any]] = []
+def to_chrome_trace(frame: pd.DataFrame, *, start_s: float | None = None, end_s: float | None = None,
+                    epoch: int | None = None) -> dict[str, Any]:
+    """The Chrome trace-event document (``{"traceEvents": [...], ...}``) for an event table (see :func:`write_chrome`)."""
+    out = io.StringIO()
+    write_chrome(frame, out, start_s=start_s, end_s=end_s, epoch=epoch)
+    return json.loads(out.getvalue())
+
+
+def save_chrome_trace(frame: pd.DataFrame, path: str | os.PathLike, *, start_s: float | None = None,
+                      end_s: float | None = None, epoch: int | None = None) -> None:
+    """Write the Chrome trace of ``frame`` to ``path`` (streamed; see :func:`write_chrome`); open it at
+    https://ui.perfetto.dev."""
+    with open(path, "w", encoding="utf-8") as f:
+        write_chrome(frame, f, start_s=start_s, end_s=end_s, epoch=epoch)
+
+
+def write_chrome(frame: pd.DataFrame, out: TextIO, *, start_s: float | None = None, end_s: float | None = None,
+                 epoch: int | None = None) -> None:
+    """Stream the Chrome trace of ``frame`` to ``out``, ``CHUNK`` events at a time, sorted by time.
+
+    ``epoch``: only that epoch's events. ``start_s`` / ``end_s`` (seconds on the table's ``t_s`` axis): only
+    what overlaps that window; a span crossing an edge is kept whole. Times stay on the whole table's axis
+    (microseconds since its first event), so a cut lines up with the full export.
+    """
+    events = frame
     meta = {"loader": frame.attrs.get("loader"), "epochs": frame.attrs.get("epochs")}
-    if not rows:
-        return {"traceEvents": out, "displayTimeUnit": "ms", "otherData": meta}
-    t0, t_last = int(rows[0].t_ns), int(rows[-1].t_ns)
-    has_workers = any(int(r.worker) >= 0 for r in rows)
-    # main speaks about workers too (worker_start, its worker_exit): those rows carry main's OS pid
-    main_os_pids = {int(r.pid) for r in rows if int(r.worker) < 0}
+    t0 = int(events["t_ns"].min()) if len(events) else 0
+    events = _cut(events, t0, start_s, end_s, epoch)
+    out.write('{"traceEvents":[')
+    if len(events):
+        r = ce.table_rows(events)
+        table, side = _event_table(r, t0)
+        if start_s is not None or end_s is not None:
+            lo = -math.inf if start_s is None else start_s * 1e9
+            hi = math.inf if end_s is None else end_s * 1e9
+            keep = (table["ts"] + np.maximum(table["dur"], 0) >= lo) & (table["ts"] <= hi)
+            table = table[keep]
+        head = ",".join(json.dumps(e, separators=(",", ":")) for e in _metadata(*_tracks(r)))
+        out.write(head)
+        for lo_i in range(0, len(table), CHUNK):
+            text = _render(r, table.iloc[lo_i:lo_i + CHUNK], side, t0)
+            out.write(text if head or lo_i else text[1:])  # each event comes after a comma
+    out.write('],"displayTimeUnit":"ms","otherData":')
+    out.write(json.dumps(meta, separators=(",", ":"), allow_nan=False))
+    out.write("}\n")
 
-    def ts(t_ns: int) -> float:
-        return round((int(t_ns) - t0) / 1000, 3)
 
-    def track(r: Any) -> tuple[int, int]:
-        pid = _pid(int(r.worker))
-        if r.kind in (ev.PIN_BEGIN, ev.PIN_END) and pid == MAIN_PID and has_workers:
-            return MAIN_PID, PIN_TID
-        return pid, pid
+def _cut(events: pd.DataFrame, t0: int, start_s: float | None, end_s: float | None, epoch: int | None) -> pd.DataFrame:
+    """The rows an export with these cuts needs: the epoch's rows; for a window, every row of a task with a
+    row in it, main's loop steps and the rows of no task (worker start-up, epochs), so spans crossing an edge
+    are whole. What lies outside the window is dropped after pairing."""
+    if epoch is not None:
+        events = events[events["epoch"].to_numpy() == epoch]
+    if start_s is None and end_s is None:
+        return events
+    t = events["t_ns"].to_numpy() - t0
+    inside = np.ones(len(events), bool)
+    if start_s is not None:
+        inside &= t >= start_s * 1e9
+    if end_s is not None:
+        inside &= t <= end_s * 1e9
+    batch, ep = events["batch"].to_numpy(), events["epoch"].to_numpy()
+    keys = pd.MultiIndex.from_arrays([ep[inside], batch[inside]]).unique()
+    touched = pd.MultiIndex.from_arrays([ep, batch]).isin(keys)
+    # main's loop steps, all of them: a wait for a batch runs from one step to the next, which may both lie
+    # outside the window while the wait crosses it
+    loop = events["kind"].isin((ev.EPOCH_BEGIN, ev.CONSUMER_END, ev.BATCH_YIELD, ev.EPOCH_END)).to_numpy()
+    return events[inside | touched | loop | (batch < 0)]
 
-    def span(where: tuple[int, int], name: str, t_begin: int, t_end: int, args: dict) -> None:
-        out.append({"ph": "X", "name": name, "cat": CATEGORY, "pid": where[0], "tid": where[1],
-                    "ts": ts(t_begin), "dur": round(max(0, int(t_end) - int(t_begin)) / 1000, 3), "args": args})
 
-    open_spans: dict[tuple, list] = defaultdict(list)  # (begin kind, track, key…) → [(row, position in log)]
-    log: dict[tuple[int, int], list[tuple[int, str]]] = defaultdict(list)  # track → its (t_ns, kind), in order
-    flows: dict[tuple[int, int], dict[str, Any]] = defaultdict(dict)  # (epoch, batch) → kind → (track, t_ns)
-    os_pids: dict[int, list[int]] = defaultdict(list)
-    next_called: int | None = None  # when the user's loop last asked main for a batch
-    for r in rows:
-        where, kind, t = track(r), r.kind, int(r.t_ns)
-        if kind == ev.MEMORY:  # counter tracks, not instants: the worker's memory and /dev/shm
-            out += _memory_counters(r, where, ts(t))
-            continue
-        known = os_pids[where[0]]  # creates the track even if only main speaks of this worker
-        if int(r.pid) not in known and (where[0] == MAIN_PID or int(r.pid) not in main_os_pids):
-            known.append(int(r.pid))
-        log[where].append((t, kind))
-        if kind in _SPANS:
-            key = _SPANS[kind][2]
-            open_spans[(kind, where, *(getattr(r, k) for k in key))].append((r, len(log[where]) - 1))
-        if kind in _ENDS:
-            begin = _ENDS[kind]
-            _, name, key = _SPANS[begin]
-            pending = open_spans.get((begin, where, *(getattr(r, k) for k in key)))
-            if pending:
-                b, _ = pending.pop(0)
-                args = _args(b) | _args(r)
-                span(where, f"batch {r.batch}" if begin == ev.INDEX_GET else name, int(b.t_ns), t, args)
-            elif kind != ev.RESULT_PUT:
-                out.append(_instant(r, where, ts(t)))
-        if where[0] == MAIN_PID and where[1] == MAIN_PID:
-            if kind in (ev.EPOCH_BEGIN, ev.CONSUMER_END):
-                next_called = t
-            elif kind in (ev.BATCH_YIELD, ev.EPOCH_END) and next_called is not None:
-                name = "wait for batch" if kind == ev.BATCH_YIELD else "wait: epoch ends"
-                span(where, name, next_called, t, _args(r))
-                next_called = None
-        if kind in _FLOW_KINDS:
-            flows[(int(r.epoch), int(r.batch))].setdefault(kind, (where, t))
-        if kind not in _NOT_INSTANTS:
-            out.append(_instant(r, where, ts(t)))
+def _event_table(r: ce.Rows, t0: int) -> tuple[pd.DataFrame, list[str]]:
+    """Every output event as numbers: ts and dur (ns; dur -1 for none), what made it, its rows, sorted as the
+    export writes them. Rare events (counters, start-ups, unfinished spans, arrows) are rendered here as text
+    (``side``); the many (spans, instants, waits) are rendered in chunks by :func:`_render`."""
+    parts, side = [], []
+    p = ce.pair_spans(r)
+    parts.append(_part(r.t[p.begin], r.t[p.end] - r.t[p.begin], PH_SPAN, p.name, p.begin, p.end, p.end, ce.SUB_SPAN))
+    parts.append(_part(r.t[p.unmatched_ends], None, PH_INSTANT, -1, -1, p.unmatched_ends, p.unmatched_ends,
+                       ce.SUB_SPAN))
+    frm, to, name = ce.waits(r)
+    parts.append(_part(r.t[frm], r.t[to] - r.t[frm], PH_SPAN, name, -1, to, to, ce.SUB_WAIT))
+    lone = ce.instants(r)
+    parts.append(_part(r.t[lone], None, PH_INSTANT, -1, -1, lone, lone, ce.SUB_INSTANT))
+    n = len(r.t)
+    side_t, side_dur, side_trigger = [], [], []
 
-    for (_, where, *_), pending in open_spans.items():
-        for b, position in pending:
-            name = f"batch {b.batch}" if b.kind == ev.INDEX_GET else _SPANS[b.kind][1]
-            span(where, name, int(b.t_ns), _cut_short(b.kind, log[where], position, t_last), _args(b) | {"unfinished": True})
-    for start, ready in _startups(rows):
+    def add(event: dict, t: int, dur: int | None, trigger: int) -> None:
+        side.append(json.dumps(event, separators=(",", ":"), allow_nan=False))
+        side_t.append(t)
+        side_dur.append(-1 if dur is None else dur)
+        side_trigger.append(trigger)
+
+    memory = np.flatnonzero(~r.shown)
+    for row, rec in zip(memory, r.rows(memory)):
+        for e in _memory_counters(rec, (int(r.tpid[row]), int(r.ttid[row])), _us(int(r.t[row]) - t0)):
+            add(e, int(r.t[row]), None, int(row))
+    rare = _rare_events(r, p, t0)
+    for k, (e, t, dur) in enumerate(rare):
+        add(e, t, dur, n + k)
+    fl = ce.flows(r)
+    trigger = n + len(rare)
+    for epoch, batch, flow_id, *where in fl.itertuples(index=False):
+        args = f'"name":"batch","cat":"{CATEGORY}","id":{flow_id},"args":{{"epoch":{epoch},"batch":{batch}}}}}'
+        for ph, row, nudge in zip("stf", where, (0, 1, 0)):
+            t = int(r.t[row]) + nudge  # the step lies 1 ns into the worker's span, to bind to it
+            side.append(f'{{"ph":"{ph}","pid":{r.tpid[row]},"tid":{r.ttid[row]},"ts":{_us(t - t0)!r},{args}')
+            side_t.append(t)
+            side_dur.append(-1)
+            side_trigger.append(trigger)
+            trigger += 1
+    part = _part(side_t, None, PH_SIDE, -1, -1, np.full(len(side), -1), side_trigger, 0)
+    part["dur"] = np.asarray(side_dur, np.int64)
+    part["side"] = np.arange(len(side))
+    parts.append(part)
+    table = pd.concat([pd.DataFrame(x) for x in parts], ignore_index=True)
+    table["ts"] -= t0
+    order = np.lexsort((table["sub"].to_numpy(), table["trigger"].to_numpy(),
+                        -np.maximum(table["dur"].to_numpy(), 0), table["ts"].to_numpy()))
+    return table.iloc[order].reset_index(drop=True), side
+
+
+def _part(t, dur, ph, name, begin, row, trigger, sub) -> dict:
+    n = len(t)
+    return {"ts": np.asarray(t, np.int64), "dur": np.full(n, -1, np.int64) if dur is None
+            else np.maximum(np.asarray(dur, np.int64), 0), "ph": np.full(n, ph, np.int8),
+            "name": np.broadcast_to(np.asarray(name, np.int64), (n,)), "begin": np.broadcast_to(np.asarray(begin), (n,)),
+            "row": np.asarray(row, np.int64), "trigger": np.asarray(trigger, np.int64), "sub": np.full(n, sub, np.int8),
+            "side": np.full(n, -1, np.int64)}
+
+
+def _rare_events(r: ce.Rows, p: ce.Pairs, t0: int) -> list[tuple[dict, int, int | None]]:
+    """Unfinished spans and worker start-ups, as (event, t_ns, dur_ns): few per trace, built one by one."""
+    out = []
+    t_last = int(r.t[-1])
+    track_rows: dict[tuple[int, int], np.ndarray] = {}
+
+    def log(where: tuple[int, int]) -> np.ndarray:
+        if where not in track_rows:
+            track_rows[where] = np.flatnonzero(r.shown & (r.tpid == where[0]) & (r.ttid == where[1]))
+        return track_rows[where]
+
+    def span(where, name, t_begin, t_end, args) -> None:
+        dur = max(0, int(t_end) - int(t_begin))
+        out.append(({"ph": "X", "name": name, "cat": CATEGORY, "pid": where[0], "tid": where[1],
+                     "ts": _us(int(t_begin) - t0), "dur": round(dur / 1000, 3), "args": args}, int(t_begin), dur))
+
+    for row, b in zip(p.unfinished, r.rows(p.unfinished)):
+        where = (int(r.tpid[row]), int(r.ttid[row]))
+        rows = log(where)
+        later = [(int(r.t[i]), int(r.kind[i])) for i in rows[np.searchsorted(rows, row) + 1:]]
+        name = f"batch {b.batch}" if b.kind == ev.INDEX_GET else ce.SPANS[b.kind][1]
+        span(where, name, int(b.t_ns), _cut_short(b.kind, later, t_last), _args(b) | {"unfinished": True})
+    lifecycle = np.flatnonzero(r.shown & ((r.kind == ce.code(ev.WORKER_START)) | (r.kind == ce.code(ev.WORKER_READY))))
+    for start, ready in _startups(r.rows(lifecycle)):
         if ready is None:  # the worker never got ready: its start-up lasts as long as its track shows it
-            where = (_pid(int(start.worker)),) * 2
-            t_end = log[where][-1][0] if log[where] else t_last
+            where = (ce.MAIN_PID if start.worker < 0 else int(start.worker) + 2,) * 2
+            rows = log(where)
+            t_end = int(r.t[rows[-1]]) if len(rows) else t_last
             span(where, "start-up", int(start.t_ns), t_end, _args(start) | {"unfinished": True})
         elif start is None:
-            out.append(_instant(ready, track(ready), ts(int(ready.t_ns))))
+            where = _track(ready)
+            out.append((_instant(ready, where, _us(int(ready.t_ns) - t0)), int(ready.t_ns), None))
         else:
             # the epoch comes from main's worker_start: a worker reports the epoch it last served, which
             # for a fresh worker is 0
-            span(track(ready), "start-up", int(start.t_ns), int(ready.t_ns),
+            span(_track(ready), "start-up", int(start.t_ns), int(ready.t_ns),
                  _args(start) | {"seed": int(ready.arg0), "pid": int(ready.pid)})
-    out += _flow_events(flows, ts)
-    out.sort(key=lambda e: (e["ts"], -e.get("dur", 0)))
-    pin_thread = (MAIN_PID, PIN_TID) in log
-    return {"traceEvents": _metadata(os_pids, pin_thread) + out, "displayTimeUnit": "ms", "otherData": meta}
+    return out
+
+
+def _track(row: Any) -> tuple[int, int]:
+    pid = ce.MAIN_PID if int(row.worker) < 0 else int(row.worker) + 2
+    return pid, pid  # start-ups and worker_ready: never on the pin thread
+
+
+def _us(t_ns: int) -> float:
+    return round(t_ns / 1000, 3)
+
+
+def _tracks(r: ce.Rows) -> tuple[dict[int, list[int]], bool]:
+    """Each track's OS pids (in order of appearance) and whether the pin thread has a track."""
+    shown = np.flatnonzero(r.shown)
+    main_os = np.unique(r.pid[r.worker < 0])
+    # main speaks about workers too (worker_start, its worker_exit): those rows carry main's OS pid
+    own = (r.tpid[shown] == ce.MAIN_PID) | ~np.isin(r.pid[shown], main_os)
+    pairs = pd.DataFrame({"track": r.tpid[shown][own], "pid": r.pid[shown][own]}).drop_duplicates()
+    os_pids: dict[int, list[int]] = {int(t): [] for t in pd.unique(r.tpid[shown])}
+    for track, pid in zip(pairs["track"].tolist(), pairs["pid"].tolist()):
+        os_pids[track].append(pid)
+    return os_pids, bool((r.ttid[shown] == ce.PIN_TID).any())
+
+
+def _render(r: ce.Rows, chunk: pd.DataFrame, side: list[str], t0: int) -> str:
+    """``chunk`` of the event table → its events as JSON text, each after a comma (in order).
+
+    Built a column at a time with Arrow's string kernels: a Python loop over millions of events would be
+    the export's whole cost."""
+    ph, name_id, row, begin, side_of = (chunk[c].to_numpy() for c in ("ph", "name", "row", "begin", "side"))
+    plain = ph != PH_SIDE
+    rows, begins = np.where(plain, row, 0), np.where(plain, begin, -1)
+    span = ph == PH_SPAN
+    text = pc.binary_join_element_wise(
+        pc.if_else(pa.array(span), ',{"ph":"X","name":', ',{"ph":"i","s":"t","name":'),
+        _names(r, rows, name_id, span, plain), ',"cat":"' + CATEGORY + '","pid":', _ints(r.tpid[rows]), ',"tid":',
+        _ints(r.ttid[rows]), ',"ts":', _micros(chunk["ts"].to_numpy()),
+        _optional(span, ',"dur":', _micros(np.maximum(chunk["dur"].to_numpy(), 0))),
+        ',"args":', _args_text(r, rows, np.where(span, begins, -1)), "}", "")
+    if not plain.all():
+        mask = ~plain
+        text = pc.replace_with_mask(text, pa.array(mask), pa.array(["," + side[i] for i in side_of[mask]]))
+    return _joined(text)
+
+
+def _joined(text: pa.Array) -> str:
+    """An Arrow string array → its values end to end (they sit so in its data buffer)."""
+    text = pa.concat_arrays([text]) if text.offset else text
+    offsets = np.frombuffer(text.buffers()[1], np.int32, len(text) + 1)
+    return text.buffers()[2].to_pybytes()[offsets[0]:offsets[-1]].decode("utf-8") if len(text) else ""
+
+
+def _ints(values: np.ndarray) -> pa.Array:
+    return pc.cast(pa.array(np.asarray(values, np.int64)), pa.string())
+
+
+def _micros(ns: np.ndarray) -> pa.Array:
+    """Nanoseconds → microseconds as json.dumps writes ``round(ns / 1000, 3)``: ``12.0``, ``12.5``, ``12.345``."""
+    whole, part = np.divmod(np.asarray(ns, np.int64), 1000)
+    fraction = pc.utf8_rtrim(pc.utf8_lpad(_ints(part), 3, "0"), "0")
+    fraction = pc.if_else(pc.equal(fraction, ""), "0", fraction)
+    return pc.binary_join_element_wise(_ints(whole), fraction, ".")
+
+
+def _optional(say: np.ndarray, key: str, value: pa.Array) -> pa.Array:
+    return pc.if_else(pa.array(say), pc.binary_join_element_wise(key, value, ""), "")
+
+
+def _names(r: ce.Rows, rows: np.ndarray, name_id: np.ndarray, span: np.ndarray, plain: np.ndarray) -> pa.Array:
+    out = np.empty(len(rows), dtype=object)
+    out[:] = '""'
+    named = span & (name_id != ce.SPAN_NAMES.index("batch"))
+    out[named] = np.array([json.dumps(n) for n in ce.SPAN_NAMES], dtype=object)[name_id[named]]
+    tasks = span & ~named
+    if tasks.any():
+        out[tasks] = _json_texts(r.batch[rows[tasks]], lambda b: json.dumps(f"batch {b}"))
+    lone = plain & ~span
+    if lone.any():
+        rec = r.frame.iloc[rows[lone]]
+        kind = rec["kind"].astype(str).to_numpy(dtype=object)
+        queue = rec["queue"].fillna("").astype(str).to_numpy(dtype=object)
+        key = pd.Series(kind) + "\x00" + pd.Series(queue)
+        names = _json_texts(key.to_numpy(dtype=object), _queue_name)
+        special = np.flatnonzero(np.isin(kind, (ev.ERROR, ev.EPOCH_BEGIN, ev.EPOCH_END)))
+        for i, one in zip(special, rec.iloc[special].itertuples(index=False)):
+            names[i] = json.dumps(_instant_name(one))
+        out[lone] = names
+    return pa.array(out, pa.string())
+
+
+def _queue_name(key: str) -> str:
+    kind, queue = key.split("\x00")
+    return json.dumps(f"{kind} {queue}" if queue and kind.endswith(("_put", "_get")) else kind)
+
+
+def _json_texts(values: np.ndarray, encode: Any) -> np.ndarray:
+    """Each value's text by ``encode``, each distinct value encoded once."""
+    codes, uniques = pd.factorize(values)
+    return np.array([encode(u) for u in uniques], dtype=object)[codes]
+
+
+def _args_text(r: ce.Rows, rows: np.ndarray, begins: np.ndarray) -> pa.Array:
+    """``_args`` of each row, merged over its span's begin row's (where ``begins`` >= 0), as JSON text."""
+    f = r.frame
+    has_begin = begins >= 0
+    b = np.where(has_begin, begins, rows)
+    pieces = ['{"epoch":', _ints(r.epoch[rows])]
+    for field in ("batch", "index", "length", "nbytes"):
+        values = getattr(r, field) if field in ("batch", "index") else f[field].to_numpy(np.int64)
+        absent = 0 if field == "nbytes" else ev.NO_BATCH
+        mine, theirs = values[rows], values[b]
+        say_mine = mine != absent
+        say = say_mine | (has_begin & (theirs != absent))
+        if say.any():
+            pieces.append(_optional(say, f',"{field}":', _ints(np.where(say_mine, mine, theirs))))
+    for field in ("queue", "detail", "label"):
+        codes, texts = r.texts(field, _value_texts)
+        mine = texts[codes[rows]]
+        theirs = np.where(has_begin, texts[codes[b]], "") if has_begin.any() else mine
+        value = np.where(mine != "", mine, theirs)
+        say = value != ""
+        if say.any():
+            pieces.append(_optional(say, f',"{field}":', pa.array(value, pa.string())))
+    return pc.binary_join_element_wise(*pieces, "}", "")
+
+
+def _value_texts(column: pd.Series, field: str) -> tuple[np.ndarray, np.ndarray]:
+    """A str or label column → (a code per cell, each code's JSON text; "" where ``_args`` leaves it out)."""
+    values = column.to_numpy(dtype=object)
+    codes, uniques = pd.factorize(values, use_na_sentinel=True)
+    texts = [_arg_json(u, field) for u in uniques]
+    if field == "label" and len(uniques):  # 1, 1.0 and True factorize as one: tell them apart per cell
+        if pd.api.types.infer_dtype(uniques, skipna=True) not in ("integer", "string", "floating", "boolean"):
+            texts = pd.Series([_arg_json(v, field) for v in values])
+            codes, uniques = pd.factorize(texts)
+            texts = list(uniques)
+    return codes, np.array(texts + [""], dtype=object)  # code -1 (missing) → the last: ""
+
+
+def _arg_json(value: Any, field: str) -> str:
+    if field != "label":
+        return json.dumps(value) if isinstance(value, str) and value else ""
+    label = value.item() if hasattr(value, "item") else value  # numpy scalars → Python
+    if label is None or (isinstance(label, float) and math.isnan(label)):  # NaN: missing, in a float column
+        return ""
+    return json.dumps(label if isinstance(label, (int, float, str, bool)) else str(label), allow_nan=False)
 
 
 def _startups(rows: list) -> list[tuple[Any, Any]]:
@@ -188,15 +404,15 @@ def _startups(rows: list) -> list[tuple[Any, Any]]:
     return pairs + [(s, None) for s in left]
 
 
-def _cut_short(kind: str, log: list[tuple[int, str]], position: int, t_last: int) -> int:
+def _cut_short(kind: str, later: list[tuple[int, int]], t_last: int) -> int:
     """Where a span whose end event never came is drawn to end, so that it still nests with its neighbours.
 
     A worker's task ends when it takes the next task or exits; a stage inside it (fetch, collate, …) ends at
     the next thing its track records (an error, usually).
     """
-    later = log[position + 1:]
     if kind == ev.INDEX_GET:
-        return next((t for t, k in later if k in (ev.INDEX_GET, ev.WORKER_EXIT)), later[-1][0] if later else t_last)
+        stops = (ce.code(ev.INDEX_GET), ce.code(ev.WORKER_EXIT))
+        return next((t for t, k in later if k in stops), later[-1][0] if later else t_last)
     return later[0][0] if later else t_last
 
 
@@ -218,26 +434,6 @@ def _instant(r: Any, where: tuple[int, int], t_us: float) -> dict[str, Any]:
             "ts": t_us, "args": _args(r)}
 
 
-def _flow_events(flows: dict, ts: Any) -> list[dict[str, Any]]:
-    """One arrow per batch: main sends its indices → a worker starts on it → main hands the batch to the loop.
-
-    A trace of a stock torch loader has no queue events: its arrows run from the sampler to the collate.
-    """
-    out = []
-    for flow_id, ((epoch, batch), seen) in enumerate(sorted(flows.items()), start=1):
-        start = seen.get(ev.INDEX_PUT) or seen.get(ev.SAMPLER_YIELD)
-        step = seen.get(ev.INDEX_GET) or seen.get(ev.COLLATE_BEGIN)
-        end = seen.get(ev.BATCH_YIELD)
-        if start is None or end is None or step is None or step[0][0] == MAIN_PID:
-            continue  # no worker in between (single-process loading): nothing to draw
-        common = {"name": "batch", "cat": CATEGORY, "id": flow_id, "args": {"epoch": epoch, "batch": batch}}
-        # the step lies 1 ns into the worker's span so that it binds to that span, not to the one before;
-        # the end has no "bp", so it binds to main's next span: the loop body that receives the batch
-        for ph, ((pid, tid), t) in (("s", start), ("t", (step[0], step[1] + 1)), ("f", end)):
-            out.append({"ph": ph, "pid": pid, "tid": tid, "ts": ts(t), **common})
-    return out
-
-
 def _metadata(os_pids: dict[int, list[int]], pin_thread: bool) -> list[dict[str, Any]]:
     out = []
     for pid in sorted(os_pids):
@@ -251,10 +447,3 @@ def _metadata(os_pids: dict[int, list[int]], pin_thread: bool) -> list[dict[str,
             out += [{"ph": "M", "name": "thread_name", "pid": pid, "tid": tid, "args": {"name": thread}},
                     {"ph": "M", "name": "thread_sort_index", "pid": pid, "tid": tid, "args": {"sort_index": sort_index}}]
     return out
-
-
-def save_chrome_trace(frame: pd.DataFrame, path: str | os.PathLike) -> None:
-    """Write :func:`to_chrome_trace` of ``frame`` to ``path``; open it at https://ui.perfetto.dev."""
-    with open(path, "w", encoding="utf-8") as f:
-        json.dump(to_chrome_trace(frame), f, separators=(",", ":"), allow_nan=False)
-        f.write("\n")

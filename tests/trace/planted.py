@@ -83,7 +83,7 @@ def loader_for(cause: str, **overrides):
     elif cause == "startup":
         args = dict(dataset=Tiny(64), batch_size=8, num_workers=2, worker_init_fn=slow_init)
     elif cause == "straggler":
-        args = dict(dataset=Sleepy(256, 0.0005, slow=(40, 120), slow_s=0.3), batch_size=8, num_workers=2)
+        args = dict(dataset=Sleepy(256, 0.0005, slow=(40, 120, 200), slow_s=0.3), batch_size=8, num_workers=2)
     elif cause == "none":
         args = dict(dataset=Tiny(24), batch_size=8, num_workers=0)
     else:

@@ -45,7 +45,7 @@ def test_many_tiny_tensors_are_counted_in_the_verdict(traces):
 
 def test_a_straggler_verdict_names_the_slowest_sample(traces):
     found = verdict(_trace(traces, "straggler"))
-    assert found.index in (40, 120) and found.batch == found.index // 8 and found.worker in (0, 1)
+    assert found.index in (40, 120, 200) and found.batch == found.index // 8 and found.worker in (0, 1)
 
 
 @pytest.mark.skipif(__import__("torch").accelerator.is_available(), reason="a real pin stage: stretching is moot")

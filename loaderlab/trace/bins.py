@@ -36,6 +36,44 @@ def _plain(frame: pd.DataFrame) -> pd.DataFrame:
     return normal(frame)
 
 
+def skeleton(frame: pd.DataFrame) -> pd.DataFrame:
+    """The frame without the fetch events that no table here needs (they are most of a big trace): those of a
+    task that has both an ``index_get`` and a ``result_put``, in a process that reported ``worker_ready``.
+
+    Such a task's fetches happen between the two in one worker process (the worker loop takes the task,
+    fetches, collates, puts the result), so its start and end (:func:`.tables.worker_tasks`), its process'
+    start, ready and end (:func:`.tables.worker_processes`) and every queue stay are the same without them.
+    The first and last events stay (the trace's start and end). Returns a normal frame (no ``attrs``). The
+    functions below take ``is_skeleton=True`` for a frame that already is one (it is not made again).
+    """
+    f = _plain(frame)
+    kind = f["kind"]
+    if not isinstance(kind.dtype, pd.CategoricalDtype):  # one pass over the text; comparisons then cost little
+        kind = kind.astype("category")
+    fetch = kind.isin((ev.FETCH_BEGIN, ev.FETCH_END)).to_numpy(dtype=bool)
+    if not fetch.any():
+        return f
+    epoch, batch, pid = f["epoch"].to_numpy(), f["batch"].to_numpy(), f["pid"].to_numpy()
+    got, put = (kind == ev.INDEX_GET).to_numpy(dtype=bool), (kind == ev.RESULT_PUT).to_numpy(dtype=bool)
+    ready_pids = np.unique(pid[(kind == ev.WORKER_READY).to_numpy(dtype=bool)])
+    tasked = (batch >= 0) & (got | put | fetch)
+    epochs = np.unique(epoch[tasked])
+    top = int(batch[tasked].max()) + 1 if tasked.any() else 1
+    has_get, has_put = np.zeros((len(epochs), top), dtype=bool), np.zeros((len(epochs), top), dtype=bool)
+    has_get[np.searchsorted(epochs, epoch[got & tasked]), batch[got & tasked]] = True
+    has_put[np.searchsorted(epochs, epoch[put & tasked]), batch[put & tasked]] = True
+    cand = fetch & (batch >= 0)
+    row = np.searchsorted(epochs, epoch[cand])
+    drop = np.zeros(len(f), dtype=bool)
+    drop[cand] = has_get[row, batch[cand]] & has_put[row, batch[cand]] & np.isin(pid[cand], ready_pids)
+    drop[0] = drop[-1] = False
+    return f.assign(kind=kind)[~drop].reset_index(drop=True)
+
+
+def _skeletal(frame: pd.DataFrame, is_skeleton: bool) -> pd.DataFrame:
+    return _plain(frame) if is_skeleton else skeleton(frame)
+
+
 def bin_edges(frame: pd.DataFrame, bins: int = BINS) -> np.ndarray:
     """``bins + 1`` evenly spaced edges from the trace's first to its last event (``t_s``)."""
     if not isinstance(bins, int) or isinstance(bins, bool) or bins < 1:
@@ -67,11 +105,11 @@ def covered(starts, ends, edges: np.ndarray) -> np.ndarray:
     return np.maximum(np.diff(c), 0.0)  # a difference of large sums can come out a hair below zero
 
 
-def worker_busy_bins(frame: pd.DataFrame, edges: np.ndarray) -> pd.DataFrame:
+def worker_busy_bins(frame: pd.DataFrame, edges: np.ndarray, *, is_skeleton: bool = False) -> pd.DataFrame:
     """Per worker (the worker number; its processes of every epoch together) and bin: ``alive_s`` (ready → its
     end, as ``worker_utilisation``'s lifetime), ``busy_s`` (holding a task), ``idle_s`` = alive − busy and
     ``busy_share`` = busy / alive (NaN where it was not alive). Columns: ``BUSY_COLUMNS``."""
-    f = _plain(frame)
+    f = _skeletal(frame, is_skeleton)
     procs = worker_processes(f)
     tasks = worker_tasks(f, procs=procs)
     if not len(procs):
@@ -130,55 +168,74 @@ def depth_bins(depths: pd.DataFrame, edges: np.ndarray) -> pd.DataFrame:
     return pd.concat(parts, ignore_index=True)[DEPTH_BIN_COLUMNS]
 
 
-def queue_depth_bins(frame: pd.DataFrame, edges: np.ndarray) -> pd.DataFrame:
+def queue_depth_bins(frame: pd.DataFrame, edges: np.ndarray, *, is_skeleton: bool = False) -> pd.DataFrame:
     """:func:`depth_bins` of the frame's :func:`.utilisation.queue_depths`."""
-    return depth_bins(queue_depths(_plain(frame)), edges)
+    return depth_bins(queue_depths(_skeletal(frame, is_skeleton)), edges)
 
 
-def _handed(f: pd.DataFrame, samples: pd.DataFrame) -> np.ndarray:
-    """Which sample rows belong to a batch the loop received (a lookup table per epoch, not a merge)."""
-    handed = hand_overs(f)
+def _handed(handed: pd.DataFrame, epoch: np.ndarray, batch: np.ndarray) -> np.ndarray:
+    """Which samples (their ``epoch``, ``batch``) belong to a batch the loop received (a lookup table per epoch,
+    not a merge)."""
     if not len(handed):
-        return np.ones(len(samples), dtype=bool)  # no hand-overs recorded: every fetched sample counts
-    top = int(max(handed["batch"].max(), samples["batch"].max())) + 1
-    epochs = np.unique(np.concatenate([handed["epoch"].to_numpy(), samples["epoch"].to_numpy()]))
-    row = np.searchsorted(epochs, handed["epoch"].to_numpy())
+        return np.ones(len(epoch), dtype=bool)  # no hand-overs recorded: every fetched sample counts
+    if not len(epoch):
+        return np.zeros(0, dtype=bool)
+    top = int(max(handed["batch"].max(), batch.max())) + 1
+    epochs = np.union1d(handed["epoch"].to_numpy(), np.arange(epoch.min(), epoch.max() + 1))  # no sort of samples
     table = np.zeros((len(epochs), top), dtype=bool)
-    table[row, handed["batch"].to_numpy()] = True
-    return table[np.searchsorted(epochs, samples["epoch"].to_numpy()), samples["batch"].to_numpy()]
+    table[np.searchsorted(epochs, handed["epoch"].to_numpy()), handed["batch"].to_numpy()] = True
+    return table[np.searchsorted(epochs, epoch), batch]
 
 
-def label_share_bins(frame: pd.DataFrame, window: int = LABEL_WINDOW) -> pd.DataFrame:
+def label_share_bins(frame: pd.DataFrame, window: int = LABEL_WINDOW, *,
+                     skeleton_frame: pd.DataFrame | None = None) -> pd.DataFrame:
     """Per epoch and window of ``window`` consecutive batches (task ids ``window * k`` …), how many of the
     samples the loop received carry each label, and their ``share`` of the window's labelled samples;
-    ``start_s, end_s``: the window's first and last ``fetch_end``. Columns: ``LABEL_SHARE_COLUMNS``."""
+    ``start_s, end_s``: the window's first and last ``fetch_end``. Columns: ``LABEL_SHARE_COLUMNS``.
+    ``skeleton_frame``: the frame's :func:`skeleton`, if at hand (the hand-overs are read from it)."""
     if not isinstance(window, int) or isinstance(window, bool) or window < 1:
         raise ValueError(f"window should be a positive integer, but got window={window!r}")
     f = _plain(frame)
-    fe = rows(f, ev.FETCH_END)
-    fe = fe[(fe["detail"] == "") & (fe["index"] >= 0) & (fe["batch"] >= 0)]
-    fe = fe[["epoch", "batch", "label", "t_s"]]
-    if not len(fe):
+    ends = (f["kind"] == ev.FETCH_END).to_numpy(dtype=bool)
+    ends = ends & (f["index"].to_numpy() >= 0) & (f["batch"].to_numpy() >= 0)
+    at = np.flatnonzero(ends)
+    at = at[(f["detail"].iloc[at] == "").to_numpy(dtype=bool)]  # a sample that raised names its exception here
+    epoch, batch = f["epoch"].to_numpy()[at], f["batch"].to_numpy()[at]
+    keep = _handed(hand_overs(f if skeleton_frame is None else skeleton_frame), epoch, batch)
+    at, epoch, batch = at[keep], epoch[keep], batch[keep]
+    # Labels are compared as plain values (1.0 is 1, as audits does): only the distinct labels are converted,
+    # and labels of mixed types are told apart by their repr.
+    codes, uniques = pd.factorize(f["label"].iloc[at])
+    plain = [plain_label(v) for v in uniques]
+    reprs, names = pd.factorize(pd.Series([repr(v) for v in plain], dtype=object))
+    label_of = np.where([is_class(v) for v in plain], reprs, -1).astype("int64") if len(plain) else reprs
+    label = np.where(codes >= 0, label_of[np.maximum(codes, 0)] if len(plain) else -1, -1)
+    labelled = label >= 0
+    if not labelled.any():
         return pd.DataFrame(columns=LABEL_SHARE_COLUMNS)
-    fe = fe[_handed(f, fe)]
-    fe = fe.assign(window=fe["batch"].to_numpy() // window)
-    keys = ["epoch", "window"]
-    spans = fe.groupby(keys).agg(first_batch=("batch", "min"), last_batch=("batch", "max"),
-                                 start_s=("t_s", "min"), end_s=("t_s", "max"))
-    counts = fe.groupby(keys + ["label"], observed=True, dropna=True).size().rename("count").reset_index()
-    # Labels are compared as plain values (1.0 is 1, as audits does): only the distinct labels are converted.
-    uniques = pd.unique(counts["label"])
-    plain = dict(zip(uniques, (plain_label(v) for v in uniques)))
-    counts["label"] = counts["label"].map(plain).astype(object)
-    counts = counts[[is_class(v) for v in counts["label"]]] if len(counts) else counts
-    if not len(counts):
-        return pd.DataFrame(columns=LABEL_SHARE_COLUMNS)
-    counts = counts.assign(_key=counts["label"].map(repr))  # labels of mixed types group by their repr
-    counts = counts.groupby(keys + ["_key"], as_index=False).agg(label=("label", "first"), count=("count", "sum"))
-    counts["share"] = counts["count"] / counts.groupby(keys)["count"].transform("sum")
-    out = counts.merge(spans.reset_index(), on=keys)
+    at, epoch, batch, label = at[labelled], epoch[labelled], batch[labelled], label[labelled]
+    first_epoch, wins = int(epoch.min()), int(batch.max()) // window + 1
+    cell = (epoch - first_epoch) * wins + batch // window  # (epoch, window) as one number
+    key = cell * len(names) + label
+    if (top := int(key.max()) + 1) <= 50_000_000:  # a count per possible key: no sort of the samples
+        counts = np.bincount(key, minlength=top)
+        cells = np.flatnonzero(counts)
+        counts = counts[cells]
+    else:
+        cells, counts = np.unique(key, return_counts=True)
+    out = pd.DataFrame({"_cell": cells // len(names), "_label": cells % len(names), "count": counts})
+    spans = pd.DataFrame({"_cell": cell, "batch": batch, "t_s": f["t_s"].to_numpy()[at]}).groupby("_cell").agg(
+        first_batch=("batch", "min"), last_batch=("batch", "max"), start_s=("t_s", "min"), end_s=("t_s", "max"))
+    out = out.join(spans, on="_cell")
+    out["epoch"] = out["_cell"] // wins + first_epoch
+    out["window"] = out["_cell"] % wins
+    first = {}  # the plain label each repr stands for
+    for name_code, value in zip(reprs, plain):
+        first.setdefault(int(name_code), value)
+    out["label"] = pd.Series([first[int(c)] for c in out["_label"]], index=out.index, dtype=object)
+    out["share"] = out["count"] / out.groupby("_cell")["count"].transform("sum")
     out["count"] = out["count"].astype("int64")
-    return out[LABEL_SHARE_COLUMNS].sort_values(keys + ["count"], ascending=[True, True, False],
+    return out[LABEL_SHARE_COLUMNS].sort_values(["epoch", "window", "count"], ascending=[True, True, False],
                                                 kind="stable").reset_index(drop=True)
 
 

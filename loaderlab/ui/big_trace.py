@@ -23,7 +23,7 @@ from ..figures.timeline import timeline_figure
 from ..trace import analysis, bins
 from ..trace.chrome import to_chrome_trace
 from ..trace.io import trace_document
-from ..trace.tables import normal, rows
+from ..trace.tables import rows
 from ..engine import events as ev
 from .texts import t
 
@@ -46,21 +46,25 @@ class Overview:
     depth_bins: pd.DataFrame
     depths: pd.DataFrame  # the whole queue_depths step series: a window shows its part, exact
     shares: pd.DataFrame
+    label_window: int  # batches per label-share window
     start_s: float
     end_s: float
     batches: int
 
 
 def overview(frame: pd.DataFrame, n_bins: int = bins.BINS) -> Overview:
-    """Everything the overview draws, from one pass of each vectorised table."""
-    f = frame.copy(deep=False)
-    f.attrs = {}
-    f = normal(f)
-    edges = bins.bin_edges(f, n_bins)
-    depths = analysis.queue_depths(f)
-    return Overview(busy=bins.worker_busy_bins(f, edges), depth_bins=bins.depth_bins(depths, edges), depths=depths,
-                    shares=bins.label_share_bins(f), start_s=float(edges[0]), end_s=float(edges[-1]),
-                    batches=int(len(rows(f, ev.BATCH_YIELD))))
+    """Everything the overview draws, from one pass of each vectorised table; workers and queues are read from
+    the trace's skeleton (:func:`loaderlab.trace.bins.skeleton`: the same tables, a fraction of the events).
+    Label windows hold at least :data:`~loaderlab.trace.bins.LABEL_WINDOW` batches, more when that would make
+    more windows than time bins (a figure's size follows the bins, not the run)."""
+    sk = bins.skeleton(frame)
+    edges = bins.bin_edges(sk, n_bins)
+    depths = analysis.queue_depths(sk)
+    batches = int(len(rows(sk, ev.BATCH_YIELD)))
+    window = max(bins.LABEL_WINDOW, math.ceil(batches / n_bins))
+    return Overview(busy=bins.worker_busy_bins(sk, edges, is_skeleton=True), depth_bins=bins.depth_bins(depths, edges),
+                    depths=depths, shares=bins.label_share_bins(frame, window, skeleton_frame=sk),
+                    label_window=window, start_s=float(edges[0]), end_s=float(edges[-1]), batches=batches)
 
 
 @st.cache_data(max_entries=4, show_spinner=False)
@@ -112,7 +116,7 @@ def show_big(frame: pd.DataFrame, *, token: str, name: str, stem: str) -> None:
     overview_slot.plotly_chart(overview_figure(
         ov.busy, ov.depth_bins, ov.shares, x_title=t("yourtrace.depths.x"), busy_title=t("yourtrace.overview.busy"),
         depth_title=t("yourtrace.overview.depth"),
-        label_title=t("yourtrace.overview.labels", window=bins.LABEL_WINDOW),
+        label_title=t("yourtrace.overview.labels", window=ov.label_window),
         worker_name=t("timeline.lane.worker"), label_name=t("yourtrace.overview.label"),
         other_name=t("yourtrace.overview.other"), queues_shown=OVERVIEW_QUEUES, window=(t0, shown_to),
         busy_hover=t("yourtrace.overview.busy_hover"), depth_hover=t("yourtrace.overview.depth_hover"),
@@ -159,9 +163,11 @@ def _window_downloads(window: pd.DataFrame, *, name: str, stem: str, t0: float, 
     window = window.astype({c: str for c in window.columns if isinstance(window[c].dtype, pd.CategoricalDtype)})
     part = f"{stem}.{t0:.3f}-{t1:.3f}s"
     c1, c2 = st.columns(2)
-    c1.download_button(t("yourtrace.download.window"), json_bytes(trace_document(window)), file_name=f"{part}.json",
-                       mime="application/json", help=t("yourtrace.download.help"), key="download_trace")
-    c2.download_button(t("yourtrace.download.window_chrome"), json_bytes(to_chrome_trace(window)),
+    # written when asked for (a click), not on every move of the slider
+    c1.download_button(t("yourtrace.download.window"), lambda: json_bytes(trace_document(window)),
+                       file_name=f"{part}.json", mime="application/json", help=t("yourtrace.download.help"),
+                       key="download_trace")
+    c2.download_button(t("yourtrace.download.window_chrome"), lambda: json_bytes(to_chrome_trace(window)),
                        file_name=f"{part}.chrome.json", mime="application/json",
                        help=t("yourtrace.download.chrome_help"), key="download_chrome")
     st.caption(t("yourtrace.download.big", name=name, stem=stem))

@@ -16,7 +16,7 @@ import torch
 import loaderlab
 from loaderlab.trace import analysis, bins
 from loaderlab.trace.audits import samples
-from loaderlab.trace.tables import worker_tasks
+from loaderlab.trace.tables import worker_processes, worker_tasks
 
 
 class Labelled(torch.utils.data.Dataset):
@@ -197,3 +197,31 @@ def test_depths_in_a_window_start_with_the_depth_held_at_its_start(two_epochs):
         assert g["depth"].iloc[1:].tolist() == full[(full["t_s"] > t0) & (full["t_s"] < t1)]["depth"].tolist()
     edges = np.array([t0, (t0 + t1) / 2, t1])  # the window's own bins agree with the whole series'
     assert np.allclose(bins.depth_bins(out, edges)["mean_depth"], bins.depth_bins(depths, edges)["mean_depth"])
+
+
+def test_the_skeleton_drops_fetches_and_changes_no_table_built_from_it(trace):
+    sk = bins.skeleton(trace)
+    fetches = trace["kind"].isin(["fetch_begin", "fetch_end"])
+    assert len(sk) < len(trace) - fetches.sum() / 2 and sk["kind"].isin(["fetch_begin", "fetch_end"]).sum() <= 1
+    assert worker_tasks(sk).equals(worker_tasks(trace))
+    assert analysis.queue_depths(sk).equals(analysis.queue_depths(trace))
+    keep = ["pid", "worker", "epoch", "start_s", "ready_s", "exit_s", "main_exit_s", "end_s"]
+    assert worker_processes(sk)[keep].equals(worker_processes(trace)[keep])
+
+
+def test_a_task_without_its_result_put_keeps_its_fetches(two_epochs):
+    """A worker that failed mid-task: its fetches decide where the task is seen working."""
+    task = two_epochs[(two_epochs["kind"] == "result_put")].iloc[3]
+    cut = two_epochs.drop(index=task.name).reset_index(drop=True)
+    sk = bins.skeleton(cut)
+    mine = (sk["epoch"] == task["epoch"]) & (sk["batch"] == task["batch"])
+    assert sk[mine]["kind"].isin(["fetch_begin", "fetch_end"]).sum() == 2 * 4
+    assert worker_tasks(sk).equals(worker_tasks(cut))
+
+
+def test_tables_from_a_skeleton_at_hand_are_the_same(two_epochs):
+    sk = bins.skeleton(two_epochs)
+    edges = bins.bin_edges(two_epochs, 9)
+    assert bins.worker_busy_bins(sk, edges, is_skeleton=True).equals(bins.worker_busy_bins(two_epochs, edges))
+    assert bins.queue_depth_bins(sk, edges, is_skeleton=True).equals(bins.queue_depth_bins(two_epochs, edges))
+    assert bins.label_share_bins(two_epochs, skeleton_frame=sk).equals(bins.label_share_bins(two_epochs))

@@ -229,7 +229,9 @@ def cmd_replay(args: argparse.Namespace) -> None:
     print("changed: " + ", ".join(f"{k}={v}" for k, v in changes.items()))
     print(f"recorded: {rate_a:8.1f} batches/s, loop waited {wait_a}")
     print(f"replayed: {rate_b:8.1f} batches/s, loop waited {wait_b}  ({rate_b / rate_a if rate_a else float('nan'):.2f}x)")
-    print(model_note(out.attrs["replay_model"]))
+    from ..trace.result import as_run
+
+    print(model_note(as_run(out).extra["replay_model"]))
 
 
 COMMANDS = {"record": cmd_record, "report": cmd_report, "export": cmd_export, "replay": cmd_replay,

@@ -16,6 +16,7 @@ from typing import Any
 import pandas as pd
 
 from ..scenarios.run import RunConfig, build_loader, run
+from ..trace.result import Run, as_run
 
 # Cheap settings every RunConfig lesson starts from: a run of well under a second on 2 cores.
 BASE: dict[str, Any] = {"n_samples": 24, "batch_size": 4, "cost_ms": 1.0, "consumer_ms": 1.0, "num_workers": 2}
@@ -28,7 +29,7 @@ class Outcome:
     """A lesson run that may end in torch's error: the trace up to there (None if the loader was rejected
     before it started), torch's message (empty if none), and any table the lesson built on the side."""
 
-    frame: pd.DataFrame | None
+    frame: Run | None  # the run (named ``frame`` for the lessons' answer functions, which read it as a trace)
     error: str = ""
     table: pd.DataFrame | None = None
 
@@ -93,13 +94,15 @@ def try_run(**fields: Any) -> Outcome:
         return Outcome(None, lines[-1] if lines else repr(exc))
 
 
-def frame_of(result) -> pd.DataFrame | None:
-    return result.frame if isinstance(result, Outcome) else result
+def frame_of(result) -> Run | None:
+    """The lesson's run (an :class:`Outcome`'s, or the dashboard's run itself); None if it failed."""
+    run = result.frame if isinstance(result, Outcome) else result
+    return None if run is None else as_run(run)  # a lesson's own record() gives a bare table: its attrs
 
 
-def loader_settings(frame: pd.DataFrame) -> dict:
-    return dict(frame.attrs.get("loader") or {})
+def loader_settings(run: Run | pd.DataFrame) -> dict:
+    return dict(as_run(run).loader)
 
 
-def config_of(frame: pd.DataFrame) -> dict:
-    return dict(frame.attrs.get("config") or {})
+def config_of(run: Run | pd.DataFrame) -> dict:
+    return dict(as_run(run).config or {})

@@ -20,6 +20,7 @@ from ..scenarios.datasets import label_and_length
 from ..scenarios.run import Consumer, RunConfig, build_loader
 from ..trace.frame import events_frame, loader_settings
 from ..trace.recorder import record
+from ..trace.result import Run, as_run
 from ..trace.tables import sampler_order
 from .lesson import Outcome
 
@@ -94,8 +95,8 @@ def distributed_run(n_samples: int = 16, num_replicas: int = 2, epochs: int = 2,
     joined = pd.concat([f.assign(epoch=e) for e, f in rank0], ignore_index=True)
     joined = joined.sort_values("t_ns", kind="stable").reset_index(drop=True)
     joined["t_s"] = (joined["t_ns"] - joined["t_ns"].min()) / 1e9
-    joined.attrs["loader"] = rank0[0][1].attrs["loader"]
-    return Outcome(joined, table=pd.DataFrame(rows, columns=["rank", "epoch", "indices"]))
+    return Outcome(Run(joined, loader=as_run(rank0[0][1]).loader),
+                   table=pd.DataFrame(rows, columns=["rank", "epoch", "indices"]))
 
 
 # 14 timeout and a stuck worker ---------------------------------------------------------------------------
@@ -117,6 +118,4 @@ def timeout_run(**fields) -> Outcome:
     finally:
         if it is not None:
             shutdown_workers(it)  # joins the workers that answer, terminates a stuck one
-    frame = events_frame(tracer.snapshot())
-    frame.attrs["loader"] = loader_settings(loader)
-    return Outcome(frame, error)
+    return Outcome(Run(events_frame(tracer.snapshot()), loader=loader_settings(loader)), error)

@@ -16,6 +16,7 @@ from ..trace import kinds
 from ..trace.analysis import batch_latency, queue_depths, spans, wait_totals
 from ..trace.audits import samples
 from ..trace.findings import correctness_findings
+from ..trace.result import as_run
 from ..trace.tables import hand_overs, normal, rows, worker_processes
 from .lesson import BASE, Lesson, loader_settings
 from .runs import seeding_run
@@ -107,7 +108,7 @@ def hand_over_table(frame: pd.DataFrame) -> pd.DataFrame:
 def persistent_answer(frame: pd.DataFrame) -> tuple[str, dict]:
     s = loader_settings(frame)
     procs = worker_processes(frame)
-    epochs = int(frame.attrs.get("epochs", 1))
+    epochs = int(as_run(frame).epochs or 1)
     waits = wait_totals(frame)["first_wait_s"].tolist()
     params = {"started": len(procs), "num_workers": s["num_workers"], "epochs": epochs,
                   "first_ms": ", ".join(f"{w * 1000:.0f}" for w in waits)}

@@ -181,7 +181,7 @@ class RunRegistry:
     def finished(self, handle: BackgroundRun) -> None:
         """Called by the run's thread at its end."""
         with self._changed:
-            stopped = getattr(handle.outcome, "attrs", {}).get("stopped")
+            stopped = getattr(handle.outcome, "stop", None)  # a Run's; a FailureReport has none
             if handle.abandoned and stopped and self._runs.get(handle.config) is handle:
                 del self._runs[handle.config]  # nobody asked for this stopped trace: a later visit reruns
             done = [c for c, h in self._runs.items() if h.done.is_set()]

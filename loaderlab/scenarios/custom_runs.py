@@ -12,12 +12,12 @@ import warnings
 from collections.abc import Sequence
 from dataclasses import replace
 
-import pandas as pd
 import torch
 
 from ..engine.loader import DataLoader
 from ..engine.sampler import WeightedRandomSampler
 from ..trace.recorder import record
+from ..trace.result import Run, as_run
 from .datasets import Workload, label_and_length
 from .run import Consumer, RunConfig, build_loader, labels_and_lengths, stamp_run
 
@@ -41,8 +41,8 @@ def weights_loader(config: RunConfig, weights: Sequence[float]) -> DataLoader:
                       generator=generator, **kwargs)
 
 
-def weights_run(config: RunConfig, weights: Sequence[float]) -> pd.DataFrame:
-    """Record :func:`weights_loader`'s run like :func:`loaderlab.scenarios.run.run` (warnings in attrs).
+def weights_run(config: RunConfig, weights: Sequence[float]) -> Run:
+    """Record :func:`weights_loader`'s run like :func:`loaderlab.scenarios.run.run` (a Run, with warnings).
 
     Raises torch's own RuntimeError when the draw is impossible (e.g. ``replacement=False`` with fewer
     non-zero weights than samples asked for).
@@ -51,8 +51,7 @@ def weights_run(config: RunConfig, weights: Sequence[float]) -> pd.DataFrame:
         warnings.simplefilter("always")
         frame = record(weights_loader(config, weights), epochs=config.epochs,
                        consumer=Consumer(config.consumer_ms / 1000), sample_info=label_and_length)
-    stamp_run(frame, config, caught)
-    return frame
+    return stamp_run(as_run(frame), config, caught)  # record() is the public boundary: its attrs → a Run
 
 
 def default_collate_error(config: RunConfig, indices: Sequence[int]) -> str | None:

@@ -6,8 +6,8 @@ step's time). It is frozen and hashable, so a UI can cache runs by it. ``build_l
 own errors for invalid combinations; ``run`` records the run. Knows nothing of plotly or streamlit.
 
 A run on a shared server is bounded (:mod:`.limits`): beyond ``LOADERLAB_MAX_RUN_SECONDS`` it is stopped,
-its workers shut down, and the trace so far returned with ``frame.attrs["stopped"]`` saying why (and, for a
-worker stuck in ``__getitem__``, its stack). A run whose loader fails raises ``RunFailed``: its ``report``
+its workers shut down, and the run so far returned with ``Run.stop`` saying why (a named type of
+:mod:`loaderlab.trace.result`; for a worker stuck in ``__getitem__``, its stack). A run whose loader fails raises ``RunFailed``: its ``report``
 names the worker and the index (or batch) that failed, keeps torch's own message, and holds the trace up
 to the failure. ``fault`` injects such failures on purpose, for a workshop (:func:`.datasets.inject_fault`).
 """
@@ -27,6 +27,7 @@ from ..engine.interrupt import RunGuard, UnsentResult
 from ..engine.loader import DataLoader
 from ..engine.sampler import WeightedRandomSampler
 from ..trace import faults, kinds
+from ..trace.result import Run
 from ..trace.session import record_session
 from . import sources
 from .datasets import (FAULTS, IN_WORKERS_ONLY, BucketBatchSampler, FaultCollate, TableDataset, TableStream,
@@ -186,7 +187,12 @@ class FailureReport:
     site: faults.Site  # which worker, which index or batch, which pid and signal
     kind: str  # the exception's type name (``RuntimeError``)
     message: str  # the loader's full message: torch's wording, with the worker's original traceback
-    frame: pd.DataFrame  # the trace up to the failure (config and warnings in its attrs)
+    run: Run  # the run up to the failure (its config and warnings too)
+
+    @property
+    def frame(self) -> pd.DataFrame:
+        """The events recorded up to the failure."""
+        return self.run.events
 
     @property
     def summary(self) -> str:
@@ -205,19 +211,20 @@ class RunFailed(Exception):
         return (RunFailed, (self.report,))
 
 
-def stamp_run(frame: pd.DataFrame, config: RunConfig, caught: list[warnings.WarningMessage]) -> None:
-    """The attrs every recorded run carries: ``config`` (without the uploaded tables, which can be large)
-    and the text of each warning ``caught`` during the run, once, in order."""
-    frame.attrs["config"] = {k: v for k, v in asdict(config).items() if not k.startswith("uploaded_")}
-    frame.attrs["warnings"] = list(dict.fromkeys(str(w.message) for w in caught))
+def stamp_run(run: Run, config: RunConfig, caught: list[warnings.WarningMessage]) -> Run:
+    """``run`` with what every recorded dashboard run carries: its ``config`` (without the uploaded tables,
+    which can be large) and the text of each warning ``caught`` during the run, once, in order."""
+    return replace(run, config={k: v for k, v in asdict(config).items() if not k.startswith("uploaded_")},
+                   warnings=tuple(dict.fromkeys(str(w.message) for w in caught)))
 
 
 def run(config: RunConfig, *, max_seconds: float | None = None, guard: RunGuard | None = None,
-        live: Any = None) -> pd.DataFrame:
-    """Record ``config``'s run; torch's warnings (text, in order) are kept in ``frame.attrs["warnings"]``.
+        live: Any = None) -> Run:
+    """Record ``config``'s run: a :class:`~loaderlab.trace.result.Run` (events, loader settings, epochs,
+    torch's warnings as text in order, ``config``).
 
     The run stops after ``max_seconds`` (default: ``LOADERLAB_MAX_RUN_SECONDS``) or when ``guard`` is
-    stopped; it then returns the trace so far with ``frame.attrs["stopped"]`` (see
+    stopped; it then returns the run so far with ``stop`` set (a :class:`~loaderlab.trace.result.Stop`, see
     :func:`loaderlab.trace.faults.stop_report`). Raises ``RunFailed`` when the loader fails. ``live``: a
     :class:`loaderlab.trace.live.LiveView` other threads can read while the run goes on.
     """
@@ -227,16 +234,15 @@ def run(config: RunConfig, *, max_seconds: float | None = None, guard: RunGuard 
         recording = record_session(build_loader(config), epochs=config.epochs,
                                    consumer=Consumer(config.consumer_ms / 1000), sample_info=label_and_length,
                                    guard=guard, memory_interval_s=MEMORY_INTERVAL_S, live=live)
-    frame = recording.frame
-    stamp_run(frame, config, caught)
-    error, stopped = recording.error, recording.stopped
+    result = stamp_run(recording.run, config, caught)
+    frame, error, stopped = result.events, recording.error, recording.stopped
     if error is not None:
-        report = FailureReport(faults.failure_site(frame, error), type(error).__name__, str(error), frame)
+        report = FailureReport(faults.failure_site(frame, error), type(error).__name__, str(error), result)
         raise RunFailed(report) from error
     if isinstance(stopped, UnsentResult):
         kind, _, message = stopped.message.partition(": ")
         site = faults.unsent_site(frame, stopped)
-        raise RunFailed(FailureReport(site, kind, message, frame))
+        raise RunFailed(FailureReport(site, kind, message, result))
     if stopped is not None:
-        frame.attrs["stopped"] = faults.stop_report(frame, stopped, recording.stopped_at_ns)
-    return frame
+        result = replace(result, stop=faults.stop_report(frame, stopped, recording.stopped_at_ns))
+    return result

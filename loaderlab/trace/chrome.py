@@ -30,6 +30,7 @@ import pyarrow.compute as pc
 from ..engine import events as ev
 from . import chrome_events as ce
 from .chrome_events import MAIN_PID, PIN_TID  # noqa: F401 (public: the tests and the docs name them)
+from .result import as_run
 
 CATEGORY = "loaderlab"
 CHUNK = 200_000  # output events rendered and written at a time: bounds the text held in memory
@@ -87,8 +88,9 @@ def write_chrome(frame: pd.DataFrame, out: TextIO, *, start_s: float | None = No
     what overlaps that window; a span crossing an edge is kept whole. Times stay on the whole table's axis
     (microseconds since its first event), so a cut lines up with the full export.
     """
-    events = frame
-    meta = {"loader": frame.attrs.get("loader"), "epochs": frame.attrs.get("epochs")}
+    run = as_run(frame)
+    events = run.events
+    meta = {"loader": dict(run.loader) or None, "epochs": run.epochs}
     t0 = int(events["t_ns"].min()) if len(events) else 0
     events = _cut(events, t0, start_s, end_s, epoch)
     out.write('{"traceEvents":[')

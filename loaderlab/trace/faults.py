@@ -7,9 +7,9 @@ the pid ("DataLoader worker (pid(s) 4242) exited unexpectedly") but never the sa
   exception (its ``fetch_end`` carries the exception's name), or the batch whose collate never ended, or
   — for a dead worker, whose unsent events died with it — the task it was working on (sent to its index
   queue, never received back) and the sample it was seen fetching, with its pid and signal;
-- ``stop_report(frame, reason, stopped_at_ns)`` → a JSON-able dict for ``frame.attrs["stopped"]``: why
-  the run was stopped and, for each worker stuck inside a fetch, its last event, how long before the stop,
-  and its Python stack (the ``stack`` event it sent when asked).
+- ``stop_report(frame, reason, stopped_at_ns)`` → the run's :class:`~.result.Stop` (``Run.stop``): why
+  the run was stopped (a named type) and, for each worker stuck inside a fetch, its last event, how long
+  before the stop, and its Python stack (the ``stack`` event it sent when asked).
 
 Pure functions over the event table; knows nothing of plotly or streamlit.
 """
@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import re
 import signal
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 import pandas as pd
 
 from ..engine import events as ev
-from ..engine.interrupt import StopAsked, TimeCap, UnsentResult
+from ..engine.interrupt import UnsentResult
+from .result import Stop, StuckWorker, stop_of
 from .tables import batch_indices, main_pid, normal
 
 CAUGHT_RE = re.compile(r"Caught (\w+) in DataLoader worker process (\d+)\.")
@@ -199,17 +200,7 @@ def stuck_workers(frame: pd.DataFrame, stopped_at_ns: int | None) -> list[dict]:
     return out
 
 
-def stop_report(frame: pd.DataFrame, reason, stopped_at_ns: int | None) -> dict:
-    """What ``frame.attrs["stopped"]`` holds: ``reason`` (time_cap / asked), ``seconds`` or ``why``,
-    ``text`` (one English sentence) and ``stuck`` (see :func:`stuck_workers`)."""
-    if isinstance(reason, TimeCap):
-        out = {"reason": "time_cap", "seconds": reason.seconds,
-               "text": f"stopped after {reason.seconds:g} s (LOADERLAB_MAX_RUN_SECONDS)"}
-    elif isinstance(reason, StopAsked):
-        out = {"reason": "asked", "why": reason.why, "text": f"stopped: {reason.why}"}
-    else:
-        out = {"reason": type(reason).__name__, "text": f"stopped: {reason}"}
-        if hasattr(reason, "__dataclass_fields__"):
-            out["details"] = {k: v for k, v in asdict(reason).items()}
-    out["stuck"] = stuck_workers(frame, stopped_at_ns)
-    return out
+def stop_report(frame: pd.DataFrame, reason, stopped_at_ns: int | None) -> Stop:
+    """The run's :class:`~.result.Stop` for the guard's ``reason`` (:func:`~.result.stop_of`: a time cap, the
+    user's Stop, …) with its stuck workers (see :func:`stuck_workers`)."""
+    return stop_of(reason, tuple(StuckWorker(**s) for s in stuck_workers(frame, stopped_at_ns)))

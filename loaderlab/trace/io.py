@@ -47,6 +47,7 @@ import pandas as pd
 
 from . import columnar
 from .columnar import TraceFileError
+from .result import Run, frame_of
 from .frame import EVENT_COLUMNS, TYPED_COLUMNS, from_details
 
 FORMAT = "loaderlab-trace"
@@ -89,8 +90,9 @@ def _check_table(frame: pd.DataFrame) -> None:
                              f"convert it with .astype({dtype!r}) first")
 
 
-def trace_document(frame: pd.DataFrame) -> dict[str, Any]:
-    """The JSON document (a dict) that :func:`save_trace` writes for ``frame``."""
+def trace_document(frame: pd.DataFrame | Run) -> dict[str, Any]:
+    """The JSON document (a dict) that :func:`save_trace` writes for ``frame`` (or a :class:`~.result.Run`)."""
+    frame = frame_of(frame)  # the file is where a run's metadata becomes plain JSON (result.metadata)
     _check_table(frame)
     columns = list(frame.columns)
     if len(frame) and frame["t_s"].equals((frame["t_ns"] - frame["t_ns"].iloc[0]) / 1e9):
@@ -109,11 +111,13 @@ def trace_document(frame: pd.DataFrame) -> dict[str, Any]:
             "columns": columns, "dtypes": dtypes, "events": [list(row) for row in zip(*cells)]}
 
 
-def save_trace(frame: pd.DataFrame, path: str | os.PathLike) -> None:
-    """Write an event table (from :func:`loaderlab.record`) to ``path`` as a LoaderLab trace file.
+def save_trace(frame: pd.DataFrame | Run, path: str | os.PathLike) -> None:
+    """Write an event table (from :func:`loaderlab.record`, or a :class:`~.result.Run`) to ``path`` as a
+    LoaderLab trace file; :func:`loaderlab.trace.result.as_run` of the loaded table gives the run back.
 
     A path ending in ``.lltrace`` gets the columnar format (its meta is ``frame.attrs``); any other the JSON.
     """
+    frame = frame_of(frame)
     if os.fspath(path).endswith(COLUMNAR_SUFFIX):
         _check_table(frame)
         with columnar.TraceWriter(path, dict(frame.attrs)) as writer:

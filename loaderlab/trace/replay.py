@@ -11,7 +11,8 @@ sleeping workers on two cores run eight at once, which CPU-bound loading never d
 sample's (and each collate's) wait holds one of ``cores`` slots shared by all workers (``cores``: this
 machine's usable cores, as torch counts them for its worker-count warning): at most that many run at
 once, the CPU-bound case. The trace cannot tell computing from waiting; ``io_bound=True`` says the
-recorded time was waiting (disk, network) and lifts the cap. The result's ``attrs["replay_model"]`` says
+recorded time was waiting (disk, network) and lifts the cap. The result's run (``as_run(out)``) has
+``extra["replay_model"]``, which says
 which model ran (``model_note`` words it). The training step is not capped (it may run on a GPU).
 
 Torch warns about too many workers when the loader is built and again at each ``iter()``; a replay shows
@@ -34,6 +35,7 @@ from ..engine.loader import DataLoader
 from .finding_texts import text
 from .payload import recorded_payload
 from .recorder import record
+from .result import Run, as_run, events_of, to_frame
 
 REPLAYABLE = ("batch_size", "drop_last", "num_workers", "prefetch_factor", "in_order", "persistent_workers",
               "pin_memory", "timeout", "multiprocessing_context")
@@ -176,8 +178,9 @@ def _span_median(frame: pd.DataFrame, begin: str, end: str, quantile: float = 0.
     return float((e["t_ns"][:n] - b["t_ns"][:n]).clip(lower=0).quantile(quantile) / 1e9)
 
 
-def measured_workload(frame: pd.DataFrame) -> dict[str, Any]:
+def measured_workload(trace: pd.DataFrame | Run) -> dict[str, Any]:
     """What the replay reproduces, read from a trace: per-index cost/label/length, and per-batch costs."""
+    frame = events_of(trace)
     fetch = frame[frame["kind"].isin(["fetch_begin", "fetch_end"]) & (frame["index"] >= 0)]
     begins = fetch[fetch["kind"] == "fetch_begin"].drop_duplicates(["pid", "epoch", "index", "t_ns"])
     ends = fetch[fetch["kind"] == "fetch_end"]
@@ -190,7 +193,7 @@ def measured_workload(frame: pd.DataFrame) -> dict[str, Any]:
     for _, rows in frame[frame["kind"] == "fetch_end"].groupby("epoch"):
         orders.append([int(i) for i in rows.sort_values(["batch", "t_ns"])["index"] if i >= 0])
     puts = frame[(frame["kind"] == "result_put") & (frame["nbytes"] > 0)]
-    batch_size = frame.attrs.get("loader", {}).get("batch_size") or 1
+    batch_size = as_run(trace).loader.get("batch_size") or 1
     sample_bytes = float(puts["nbytes"].median()) / batch_size if len(puts) else 32.0
     return {
         "cost_s": {int(i): float(c) for i, c in per_index["cost_s"].items()},
@@ -223,9 +226,12 @@ def _startup_extra(frame: pd.DataFrame) -> float:
     return max(0.0, float((both["t_ns_r"] - both["t_ns_s"]).median()) / 1e9 - BARE_STARTUP_S)
 
 
-def replay(frame: pd.DataFrame, *, epochs: int | None = None, io_bound: bool = False, max_samples: int | None = None,
+def replay(frame: pd.DataFrame | Run, *, epochs: int | None = None, io_bound: bool = False, max_samples: int | None = None,
            **loader_args: Any) -> pd.DataFrame:
     """Record the engine on the trace's measured workload, with ``loader_args`` replacing recorded settings.
+
+    Returns the replay's events like :func:`loaderlab.record` (its ``attrs`` carry the run's metadata:
+    ``loader``, ``epochs``, ``replay_of`` — the recorded settings — and ``replay_model``).
 
     ``io_bound``: the recorded sample time was waiting, not computing, so workers beyond this machine's
     cores still overlap (default False: at most ``cores`` samples or collates at once; see the module).
@@ -239,7 +245,8 @@ def replay(frame: pd.DataFrame, *, epochs: int | None = None, io_bound: bool = F
     if not work["orders"]:
         raise ValueError("this trace has no per-sample fetch events with dataset indices, so there is nothing "
                          "to replay (record it with loaderlab.record, which times every sample)")
-    settings = {k: v for k, v in (frame.attrs.get("loader") or {}).items() if k in REPLAYABLE}
+    recorded = as_run(frame)
+    settings = {k: v for k, v in recorded.loader.items() if k in REPLAYABLE}
     settings.update(loader_args)
     if not settings.get("num_workers"):
         settings.pop("prefetch_factor", None)
@@ -269,13 +276,13 @@ def replay(frame: pd.DataFrame, *, epochs: int | None = None, io_bound: bool = F
                          sample_info=replay_sample_info)
     finally:
         _warn_once(caught)  # the caller's own filters are back: it sees each warning as it chose
-    out.attrs["replay_of"] = dict(frame.attrs.get("loader") or {})
-    out.attrs["replay_model"] = model
-    return out
+    run = as_run(out)
+    return to_frame(Run(run.events, loader=run.loader, epochs=run.epochs, warnings=run.warnings,
+                        extra={**run.extra, "replay_of": dict(recorded.loader), "replay_model": model}))
 
 
 def replay_model(num_workers: int, io_bound: bool) -> dict[str, Any]:
-    """Which model a replay with ``num_workers`` runs on this machine (kept in ``attrs["replay_model"]``):
+    """Which model a replay with ``num_workers`` runs on this machine (its run's ``extra["replay_model"]``):
     ``cores`` (usable cores as torch counts them, None if unknown), ``over_cores`` (more workers than
     that), ``capped`` (their samples then share ``cores`` slots), ``io_bound``."""
     cores = engine_loader.cpu_count()  # the count torch's worker-count warning uses
@@ -300,7 +307,7 @@ def _warn_once(caught: list) -> None:
 
 
 def model_note(model: dict[str, Any], lang: str = "en") -> str:
-    """One sentence saying what ``model`` (a replay's ``attrs["replay_model"]``) assumed about cores."""
+    """One sentence saying what ``model`` (a replay's ``extra["replay_model"]``) assumed about cores."""
     if model["num_workers"] == 0:
         key = "main"
     elif model["cores"] is None:

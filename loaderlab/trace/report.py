@@ -16,23 +16,26 @@ from . import distributed
 from .analysis import SECONDS_SPEC, loop_wait, throughput, wait_totals, worker_utilisation
 from .finding_texts import text
 from .findings import all_findings
+from .result import Run, as_run, events_of
 from .tables import settings
 
 SETTING_KEYS = ("dataset", "dataset_len", "batch_size", "sampler", "num_workers", "prefetch_factor", "in_order",
                 "persistent_workers", "pin_memory", "multiprocessing_context")
 
 
-def report_text(frame: pd.DataFrame, lang: str = "en", suggestions: list | None = None) -> str:
-    """The report; a multi-rank trace (a ``rank`` column) gets one report per rank, then the ranks' findings."""
-    if "rank" in frame.columns:
+def report_text(frame: pd.DataFrame | Run, lang: str = "en", suggestions: list | None = None) -> str:
+    """The report of a run (or a bare events table); a multi-rank trace (a ``rank`` column) gets one report
+    per rank, then the ranks' findings."""
+    if "rank" in events_of(frame).columns:
         return _ranks_report(frame, lang)
     return _report(frame, lang, suggestions)
 
 
 def _ranks_report(frame: pd.DataFrame, lang: str) -> str:
     parts = []
+    run = as_run(frame)
     for rank, part in distributed.by_rank(frame).items():
-        part.attrs = frame.attrs
+        part = run.with_events(events_of(part))  # each rank's events, the run's settings
         parts.append(text("report.rank", lang, rank=rank) + "\n" + _report(part, lang))
     found = distributed.findings(frame)
     lines = [text("report.ranks", lang, n=distributed.world_size(frame)),
@@ -42,7 +45,7 @@ def _ranks_report(frame: pd.DataFrame, lang: str) -> str:
     return "\n".join(parts) + "\n" + "\n".join(lines) + "\n"
 
 
-def _report(frame: pd.DataFrame, lang: str, suggestions: list | None = None) -> str:
+def _report(frame: pd.DataFrame | Run, lang: str, suggestions: list | None = None) -> str:
     na = text("report.na", lang)
 
     def s(value: float, digits: int = 3) -> str:
@@ -56,7 +59,7 @@ def _report(frame: pd.DataFrame, lang: str, suggestions: list | None = None) -> 
     if found_settings:
         joined = ", ".join(f"{k}={found_settings[k]}" for k in SETTING_KEYS if k in found_settings)
         lines.append(text("report.settings", lang, settings=joined))
-    lines.append(text("report.events", lang, n=len(frame)))
+    lines.append(text("report.events", lang, n=len(events_of(frame))))
 
     lines += ["", *diagnosis_lines(frame, lang, suggestions)]  # the verdict first: what to look at
     lines += ["", text("report.throughput", lang)]

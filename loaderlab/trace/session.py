@@ -29,6 +29,7 @@ from ..engine import events as ev
 from ..engine.interrupt import RunGuard, RunStopped, UnsentResult
 from ..engine.memory import MemorySampler
 from .frame import events_frame, loader_settings
+from .result import Run
 
 STACKS_WAIT_S = 1.5  # how long a stopped run waits for its workers' stacks before shutting them down
 
@@ -40,9 +41,9 @@ class UnsentBatchError(RuntimeError):
 
 @dataclass
 class Recording:
-    """What one recording produced: the events so far, and why it ended early (if it did)."""
+    """What one recording produced: the run so far (events, settings, epochs), and why it ended early."""
 
-    frame: pd.DataFrame
+    run: Run
     error: BaseException | None = None  # what the loader raised (torch's exception, unchanged)
     stopped: Any = None  # the guard's reason (TimeCap, UnsentResult, StopAsked), None if not stopped
     stopped_at_ns: int | None = None  # when the stop was noticed (time.monotonic_ns)
@@ -139,7 +140,5 @@ def record_session(loader, epochs: int = 1, *, max_batches: int | None = None,
         if loader.persistent_workers:
             loader.release_persistent_workers()
         loader.tracer = previous
-    frame = events_frame(tracer.snapshot())
-    frame.attrs["loader"] = loader_settings(loader)
-    frame.attrs["epochs"] = epochs
-    return Recording(frame, error, stopped, stopped_at)
+    run = Run(events_frame(tracer.snapshot()), loader=loader_settings(loader), epochs=epochs)
+    return Recording(run, error, stopped, stopped_at)

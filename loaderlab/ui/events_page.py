@@ -14,6 +14,6 @@ def main() -> None:
     config = sidebar_config()
     if config is None:
         return
-    frame = cached_run(config)
-    st.dataframe(frame.drop(columns=["t_ns"]), hide_index=True)
-    memory_section(frame)
+    run = cached_run(config)
+    st.dataframe(run.events.drop(columns=["t_ns"]), hide_index=True)
+    memory_section(run)

@@ -20,7 +20,7 @@ from ..figures.timeline import timeline_figure
 from ..lessons import LESSONS, Lesson, frame_of
 from ..trace import analysis
 from ..trace.audits import label_audit, padding_audit
-from ..trace.tables import prefetch_cap
+from ..trace.tables import normal, prefetch_cap, trace_end
 from .language import page_setup
 from .outcome import show_warnings
 from .query_settings import to_query
@@ -81,7 +81,7 @@ def _figure(lesson: Lesson, frame) -> None:
                               stage_names={s: t(f"stage.{s}") for s in analysis.STAGES})
     elif lesson.figure == "depths":
         fig = queue_depth_figure(
-            analysis.queue_depths(frame), cap=prefetch_cap(frame), end_s=float(frame["t_s"].max()),
+            analysis.queue_depths(frame), cap=prefetch_cap(frame), end_s=trace_end(normal(frame)),
             names={q: t(f"lessons.figure.depth.{q}") for q in ("outstanding", "result_queue", "data_queue", "reorder")},
             panel_titles={p: t(f"lessons.figure.panel.{p}") for p in ("outstanding", "index", "result", "reorder")},
             cap_name=t("lessons.figure.cap"), x_title=t("timeline.x"), y_title=t("lessons.figure.depth_y"))

@@ -6,7 +6,7 @@ Otherwise it starts ``config``'s run — or re-attaches to the one in progress: 
 second visitor never starts a second run — and, about twice a second, redraws a status placeholder from
 ``run.snapshot()``: the events so far and, once no batch has come for ``STALL_S``, each worker's last
 event and how long ago ("worker 0: last event fetch_begin (index 37) 2.4 s ago") with a "Stop this run"
-button. The button's callback stops the run (``StopAsked``); the page then shows the stopped report with
+button. The button's callback stops the run (``UserStopped``); the page then shows the stopped report with
 the stuck worker's stack. The finished outcome is moved into ``st.cache_data``, so later reruns hit the cache.
 
 Only this thread calls ``st.*``; the run's thread never does.
@@ -16,13 +16,12 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ..engine.interrupt import StopAsked
 from ..scenarios.background import RunRegistry
 from ..scenarios.limits import DEFAULTS, LimitError, limits
 from ..scenarios.queue import FairQueue
 from ..scenarios.run import RunConfig
 from ..trace.live import LiveSnapshot
-from .outcome import USER_STOP
+from ..trace.result import UserStopped
 from .texts import t
 from .waiting_line import wait_turn
 
@@ -62,12 +61,12 @@ def _cached_run(config: RunConfig):
         raise NotReady(config)
     if handle.error is not None:
         raise handle.error  # not cached: the next visit runs again
-    return handle.outcome  # the trace, or a FailureReport: cached
+    return handle.outcome  # the Run, or a FailureReport: cached
 
 
 def stop_run(config: RunConfig) -> None:
     """The Stop button's callback (runs in the script thread, before the rerun)."""
-    live_registry().stop(config, StopAsked(USER_STOP))
+    live_registry().stop(config, UserStopped())  # the run's Stop says who stopped it: no text to compare
 
 
 def _where(last) -> str:

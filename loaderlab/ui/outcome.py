@@ -1,8 +1,9 @@
 """How a run that did not end normally is shown: failed (where, torch's message, the trace up to it),
 stopped by the time cap (why, the stuck workers with their stacks), or refused because the server is busy.
 
-Wiring only: :class:`loaderlab.scenarios.run.FailureReport` / ``frame.attrs["stopped"]`` → streamlit
-elements, words from :mod:`.texts`. The partial trace is shown as the event table and the timeline.
+Wiring only: :class:`loaderlab.scenarios.run.FailureReport` / ``Run.stop`` (a named type of
+:mod:`loaderlab.trace.result`, dispatched on its type) → streamlit elements, words from :mod:`.texts`. The
+partial trace is shown as the event table and the timeline.
 """
 
 from __future__ import annotations
@@ -13,9 +14,8 @@ import streamlit as st
 from ..figures.timeline import timeline_figure
 from ..trace import analysis
 from ..trace.faults import Site
+from ..trace.result import Run, Stop, TimeCapped, UserStopped
 from .texts import t
-
-USER_STOP = "stopped by you"  # StopAsked.why of the live view's Stop button (.live_run)
 
 
 def site_text(site: Site) -> str:
@@ -57,25 +57,26 @@ def show_failure(report) -> None:
     partial_trace(report.frame, "failed")
 
 
-def show_stopped(stopped: dict) -> None:
+def show_stopped(stop: Stop) -> None:
     """A run stopped by the time cap (or by the user's Stop button): why, and each stuck worker with its stack."""
-    if stopped.get("reason") == "time_cap":
-        st.warning(t("fault.stopped.cap", seconds=f"{stopped['seconds']:g}"))
-    elif stopped.get("reason") == "asked" and stopped.get("why") == USER_STOP:
-        st.warning(t("fault.stopped.asked"))
-    else:
-        st.warning(stopped.get("text", ""))
-    for stuck in stopped.get("stuck", []):
-        st.error(t("fault.stuck", worker=stuck["worker"], pid=stuck["pid"], index=stuck["index"],
-                   since=stuck["since_s"], last=stuck["last_event"], ago=stuck["last_ago_s"]))
-        if stuck.get("stack"):
-            with st.expander(t("fault.stack", worker=stuck["worker"])):
-                st.code(stuck["stack"], language="text")
+    match stop:
+        case TimeCapped(seconds=seconds):
+            st.warning(t("fault.stopped.cap", seconds=f"{seconds:g}"))
+        case UserStopped():
+            st.warning(t("fault.stopped.asked"))
+        case _:
+            st.warning(stop.text)
+    for stuck in stop.stuck:
+        st.error(t("fault.stuck", worker=stuck.worker, pid=stuck.pid, index=stuck.index,
+                   since=stuck.since_s, last=stuck.last_event, ago=stuck.last_ago_s))
+        if stuck.stack:
+            with st.expander(t("fault.stack", worker=stuck.worker)):
+                st.code(stuck.stack, language="text")
 
 
-def show_warnings(*frames: pd.DataFrame) -> None:
+def show_warnings(*runs: Run) -> None:
     """Torch's warnings from the runs behind a page, each once (several runs often warn alike)."""
-    for message in dict.fromkeys(m for frame in frames for m in frame.attrs.get("warnings", [])):
+    for message in dict.fromkeys(m for run in runs for m in run.warnings):
         st.warning(message)
 
 

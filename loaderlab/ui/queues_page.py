@@ -61,7 +61,7 @@ def main() -> None:
         st.caption(t("queues.depth.explain"))
         names = {q: t(f"queues.depth.{q}") for q in ("outstanding", "result_queue", "data_queue", "reorder")}
         panels = {p: t(f"queues.depth.panel.{p}") for p in ("outstanding", "index", "result", "reorder")}
-        end = float(frame["t_s"].max()) if len(frame) else 0.0
+        end = float(frame.events["t_s"].max()) if len(frame.events) else 0.0
         st.plotly_chart(queue_depth_figure(depths, cap=snap.cap, end_s=end, names=names, panel_titles=panels,
                                            cap_name=t("queues.depth.cap"), x_title=t("queues.depth.x"),
                                            y_title=t("queues.depth.y")), theme=None, key="queues_depths")

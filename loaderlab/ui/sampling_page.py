@@ -25,6 +25,7 @@ from ..figures.labels import (
 from ..scenarios import sources
 from ..scenarios.datasets import inverse_frequency_weights
 from ..scenarios.run import RunConfig, draws_only, labels_and_lengths
+from ..trace.result import Run
 from ..trace.audits import label_audit
 from ..trace.findings import label_findings
 from .language import page_setup
@@ -37,7 +38,7 @@ SHOW = {"error": st.error, "warning": st.warning, "info": st.info}
 
 
 @st.cache_data(max_entries=8, show_spinner=False)  # callers show a spinner in the page's language
-def _weights_run(config: RunConfig, weights: tuple) -> pd.DataFrame | str:
+def _weights_run(config: RunConfig, weights: tuple) -> Run | str:
     """The run with hand-given weights, or torch's error text when the draw is impossible."""
     with run_lock():
         try:
@@ -105,7 +106,7 @@ def _mistake(config: RunConfig, labels: list, class_weights: dict) -> None:
         return
     audit = label_audit(result)
     row = audit.coverage.iloc[0]
-    indices = ", ".join(str(i) for i in sorted(set(result.loc[result["kind"] == "fetch_end", "index"].dropna()
+    indices = ", ".join(str(i) for i in sorted(set(result.events.loc[result.events["kind"] == "fetch_end", "index"].dropna()
                                                    .astype(int))))
     st.warning(t("sampling.mistake.result", drawn=int(row["drawn"]), distinct=int(row["distinct"]),
                  indices=indices, dataset_len=len(labels)))

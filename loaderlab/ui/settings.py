@@ -212,10 +212,9 @@ def cached_run(config: RunConfig):
     if isinstance(outcome, FailureReport):
         show_failure(outcome)
         st.stop()
-    stopped = outcome.attrs.get("stopped")
-    if stopped:
-        show_stopped(stopped)
-        if not (outcome["kind"] == "batch_yield").any():  # nothing for the page to draw: show the events
-            partial_trace(outcome, "stopped")
+    if outcome.stop is not None:
+        show_stopped(outcome.stop)
+        if not (outcome.events["kind"] == "batch_yield").any():  # nothing for the page to draw: show the events
+            partial_trace(outcome.events, "stopped")
             st.stop()
     return outcome

@@ -14,6 +14,7 @@ import torch
 
 from ..figures.transfer import transfer_timeline_figure, transfer_totals_figure
 from ..scenarios.run import RunConfig
+from ..trace.result import Run
 from ..scenarios.transfer import (
     DEFAULT_GBPS,
     MODES,
@@ -80,19 +81,19 @@ def _demo(config: RunConfig | None) -> tuple[RunConfig | None, pd.DataFrame | No
     if config is None:
         return None, None, None
     demo = replace(config, pin_memory=True, n_samples=min(config.n_samples, PIN_DEMO_SAMPLES), epochs=1)
-    frame = cached_run(demo)
-    ends = frame[frame["kind"] == "pin_end"]
-    return demo, frame, int(ends["nbytes"].median()) if len(ends) else None
+    run = cached_run(demo)
+    ends = run.events[run.events["kind"] == "pin_end"]
+    return demo, run, int(ends["nbytes"].median()) if len(ends) else None
 
 
-def _engine_pin_stage(demo: RunConfig | None, frame: pd.DataFrame | None) -> None:
+def _engine_pin_stage(demo: RunConfig | None, run: Run | None) -> None:
     st.subheader(t("transfer.engine.title"))
     if demo is None:
         st.info(t("transfer.engine.rejected"))
         return
     st.write(t("transfer.engine.explain", n=PIN_DEMO_SAMPLES))
-    show_warnings(frame)
-    pins = frame[frame["kind"].isin(["pin_begin", "pin_end"])]
+    show_warnings(run)
+    pins = run.events[run.events["kind"].isin(["pin_begin", "pin_end"])]
     ends = pins[pins["kind"] == "pin_end"]
     c1, c2, c3 = st.columns(3)
     c1.metric(t("transfer.engine.events"), len(pins))
@@ -113,7 +114,7 @@ def _engine_pin_stage(demo: RunConfig | None, frame: pd.DataFrame | None) -> Non
 def main() -> None:
     page_setup("transfer")
     config = sidebar_config()
-    demo, frame, real_bytes = _demo(config)
+    demo, run, real_bytes = _demo(config)
     measured = torch.cuda.is_available()
     batch_bytes, n_batches, compute_ms, gbps = _controls(measured, real_bytes)
     table = None
@@ -159,4 +160,4 @@ def main() -> None:
     with st.expander(t("transfer.code.loop")):
         st.code(t("transfer.loop_code"), language="python")
 
-    _engine_pin_stage(demo, frame)
+    _engine_pin_stage(demo, run)

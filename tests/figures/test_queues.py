@@ -73,7 +73,7 @@ def test_frames_are_bounded_and_spread_over_the_run(in_order):
     assert len(few.times) == 20
     steps = np.diff(few.times)
     assert np.allclose(steps, steps[0])  # evenly spread when there are more changes than frames
-    assert few.times[0] == 0.0 and few.times[-1] == pytest.approx(float(in_order["t_s"].max()))
+    assert few.times[0] == 0.0 and few.times[-1] == pytest.approx(float(in_order.events["t_s"].max()))
     snap = _snap(in_order)
     assert 20 < len(snap.times) <= MAX_FRAMES
     assert len(_animation(snap).frames) == len(snap.times)
@@ -81,7 +81,7 @@ def test_frames_are_bounded_and_spread_over_the_run(in_order):
 
 def test_one_frame_per_change_when_few_show_every_change(in_order):
     snap = _snap(in_order, max_frames=10_000)
-    puts = in_order[in_order["kind"] == "index_put"]["t_s"]
+    puts = in_order.events[in_order.events["kind"] == "index_put"]["t_s"]
     assert set(puts) <= set(snap.times)  # each dispatch is a moment of its own
     assert len(snap.times) == len(set(snap.times))
 
@@ -168,7 +168,7 @@ def test_animation_has_play_pause_a_time_slider_and_a_counter_per_frame(in_order
 
 def test_depth_figure_steps_every_queue_with_the_cap_dashed(in_order):
     depths = analysis.queue_depths(in_order)
-    end = float(in_order["t_s"].max())
+    end = float(in_order.events["t_s"].max())
     fig = queue_depth_figure(depths, cap=4.0, end_s=end, names={"outstanding": "OUT", "reorder": "RB"},
                              panel_titles={"outstanding": "a", "index": "b", "result": "c", "reorder": "d"},
                              cap_name="CAP", x_title="sec", y_title="n")
@@ -208,11 +208,11 @@ def test_the_figures_draw_the_trace_tables_numbers(in_order):
     drawn = [(f.name, sum(len(t.x) for t in f.data)) for f in fig.frames]
     assert drawn == [(str(i), n) for i, n in snap.contents.groupby("frame").size().reindex(
         range(len(snap.times)), fill_value=0).items()]
-    end = float(in_order["t_s"].max())
+    end = float(in_order.events["t_s"].max())
     lines = queue_depth_figure(depths, cap=snap.cap, end_s=end, names={}, cap_name="CAP", x_title="", y_title="",
                                panel_titles={"outstanding": "", "index": "", "result": "", "reorder": ""}).data
     peak = {t.name: max(t.y) for t in lines if t.name != "CAP"}
     assert peak == depths.groupby("queue")["depth"].max().to_dict()
     stays = queue_stays(in_order)  # the one table both are counted from: every task passes the outstanding count
     assert peak["outstanding"] == snap.counters["outstanding"].max() == snap.cap
-    assert len(stays[stays["place"] == "outstanding"]) == len(in_order[in_order["kind"] == "index_put"])
+    assert len(stays[stays["place"] == "outstanding"]) == len(in_order.events[in_order.events["kind"] == "index_put"])

@@ -25,6 +25,7 @@ from loaderlab.scenarios.run import RunConfig, RunFailed, build_loader, run
 from loaderlab.trace.chrome import to_chrome_trace
 from loaderlab.trace.findings import stall_findings
 from loaderlab.trace.io import load_trace, save_trace
+from loaderlab.trace.result import StuckWorker, TimeCapped, as_run, events_of, to_frame
 from loaderlab.ui.texts import EN
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -38,8 +39,8 @@ def failed(config: RunConfig, **kwargs) -> RunFailed:
     return info.value
 
 
-def batches(frame: pd.DataFrame) -> int:
-    return int((frame["kind"] == ev.BATCH_YIELD).sum())
+def batches(frame) -> int:
+    return int((events_of(frame)["kind"] == ev.BATCH_YIELD).sum())
 
 
 # --- faults through run() --------------------------------------------------------------------------
@@ -57,7 +58,7 @@ def test_raise_in_a_worker_names_worker_and_index_and_keeps_the_trace(no_leftove
     failing = frame[(frame["kind"] == ev.FETCH_END) & (frame["detail"] == "ValueError")]
     assert failing["index"].tolist() == [37] and failing["worker"].tolist() == [0]
     assert batches(frame) == 2  # batches 0 and 1 reached the loop before batch 2 failed
-    assert frame.attrs["config"]["fault"] == "raise"
+    assert report.run.config["fault"] == "raise"
     no_leftover_workers("after a worker raised")
 
 
@@ -96,24 +97,25 @@ def test_unpicklable_batch_shows_torchs_message_instead_of_waiting_forever(no_le
 
 def test_unpicklable_is_harmless_without_workers():
     frame = run(replace(BASE, fault="unpicklable", num_workers=0))
-    assert batches(frame) == 13 and "stopped" not in frame.attrs
+    assert batches(frame) == 13 and frame.stop is None
 
 
 def test_hang_is_stopped_by_the_time_cap_with_the_stuck_workers_stack(no_leftover_workers):
     frame = run(replace(BASE, fault="hang"), max_seconds=1.5)
-    stopped = frame.attrs["stopped"]
-    assert stopped["reason"] == "time_cap" and stopped["text"] == "stopped after 1.5 s (LOADERLAB_MAX_RUN_SECONDS)"
-    [stuck] = stopped["stuck"]
-    assert (stuck["worker"], stuck["index"], stuck["last_event"]) == (0, 37, "fetch_begin")
-    assert stuck["since_s"] > 0 and stuck["last_ago_s"] > 0
-    assert "inject_fault" in stuck["stack"] and "time.sleep" in stuck["stack"]
+    stopped = frame.stop
+    assert isinstance(stopped, TimeCapped) and stopped.seconds == 1.5
+    assert stopped.text == "stopped after 1.5 s (LOADERLAB_MAX_RUN_SECONDS)"
+    [stuck] = stopped.stuck
+    assert isinstance(stuck, StuckWorker) and (stuck.worker, stuck.index, stuck.last_event) == (0, 37, "fetch_begin")
+    assert stuck.since_s > 0 and stuck.last_ago_s > 0
+    assert "inject_fault" in stuck.stack and "time.sleep" in stuck.stack
     assert batches(frame) >= 2  # the batches before the stuck one were handed over
     no_leftover_workers("after a hung run was stopped")
 
 
 def test_a_long_healthy_run_is_stopped_and_keeps_its_trace(no_leftover_workers):
     frame = run(replace(BASE, n_samples=20000, cost_ms=2.0), max_seconds=1.0)
-    assert frame.attrs["stopped"]["reason"] == "time_cap"
+    assert isinstance(frame.stop, TimeCapped)
     assert 0 < batches(frame) < 1250
     no_leftover_workers("after the time cap")
 
@@ -133,8 +135,9 @@ def test_failure_survives_the_cache():
 
 def test_stopped_trace_saves_loads_and_exports(tmp_path):
     frame = run(replace(BASE, fault="hang", n_samples=64), max_seconds=1.0)
-    save_trace(frame, tmp_path / "t.json")
-    assert load_trace(tmp_path / "t.json").attrs["stopped"] == json.loads(json.dumps(frame.attrs["stopped"]))
+    save_trace(to_frame(frame), tmp_path / "t.json")  # the file keeps the stop; loading gives it back typed
+    back = as_run(load_trace(tmp_path / "t.json"))
+    assert isinstance(back.stop, TimeCapped) and back.stop == frame.stop and back.loader == frame.loader
     to_chrome_trace(frame)
 
 
@@ -175,7 +178,7 @@ def test_runs_beyond_the_caps_are_refused(monkeypatch):
 def test_the_time_cap_comes_from_the_environment(monkeypatch, no_leftover_workers):
     monkeypatch.setenv("LOADERLAB_MAX_RUN_SECONDS", "1")
     frame = run(replace(BASE, fault="hang", n_samples=64))
-    assert frame.attrs["stopped"]["seconds"] == 1.0
+    assert frame.stop == TimeCapped(seconds=1.0, stuck=frame.stop.stuck)
 
 
 # --- the page --------------------------------------------------------------------------------------
@@ -272,7 +275,7 @@ def test_a_run_stopped_while_its_loop_waits_is_loader_bound_and_names_the_stuck_
     # The loop was blocked in next() on the hung worker's batch when the cap stopped the run: that open wait
     # counts, so the verdict cannot read "model-bound, 0% waiting" beside a stuck loader.
     frame = run(replace(BASE, fault="hang", consumer_ms=0.5), max_seconds=1.5)
-    assert frame.attrs["stopped"]
+    assert frame.stop is not None
     found = stall_findings(frame)
     verdicts = [f for f in found if f.kind in ("loader_bound", "model_bound")]
     assert [f.kind for f in verdicts] == ["loader_bound"]

@@ -20,6 +20,7 @@ from loaderlab.scenarios.background import RunRegistry
 from loaderlab.scenarios.limits import ServerBusy
 from loaderlab.scenarios.queue import FairQueue
 from loaderlab.scenarios.run import RunConfig
+from loaderlab.trace.result import UserStopped
 
 ROOT = Path(__file__).resolve().parents[2]
 HUNG = RunConfig(n_samples=200, cost_ms=0.2, consumer_ms=0.0, num_workers=2, fault="hang", fault_index=37)
@@ -38,13 +39,13 @@ def test_the_live_snapshot_names_the_stuck_worker_and_stop_ends_the_run(no_lefto
     stuck = snap.quiet_workers()[0]
     assert (stuck.worker, stuck.kind, stuck.index, stuck.batch) == (0, ev.FETCH_BEGIN, 37, 2)
     assert snap.ago_s(stuck) >= STALL_S - 0.5  # its fetch began before the stall (the loop's own slack)
-    assert registry.stop(HUNG, StopAsked("stopped by you"))
+    assert registry.stop(HUNG, UserStopped())  # what the page's Stop button gives the run
     assert handle.wait(WAIT_S)
     handle.detach()
-    stopped = handle.outcome.attrs["stopped"]
-    assert (stopped["reason"], stopped["why"]) == ("asked", "stopped by you")
-    [worker] = stopped["stuck"]
-    assert (worker["worker"], worker["index"]) == (0, 37) and "inject_fault" in worker["stack"]
+    stopped = handle.outcome.stop
+    assert isinstance(stopped, UserStopped)
+    [worker] = stopped.stuck
+    assert (worker.worker, worker.index) == (0, 37) and "inject_fault" in worker.stack
     assert registry.collect(HUNG) is handle and registry.get(HUNG) is None
     no_leftover_workers("after the user stopped a hung run")
     assert registry.queue.running() == 0  # the run gave its slot back
@@ -69,8 +70,8 @@ def test_a_rerun_that_re_attaches_keeps_the_run_going(no_leftover_workers):
     handle.detach()  # the old script run was interrupted…
     registry.start(config, seconds=120).attach()  # …and the new one re-attached within the grace
     assert handle.wait(WAIT_S)
-    assert not handle.abandoned and "stopped" not in handle.outcome.attrs
-    assert int((handle.outcome["kind"] == ev.BATCH_YIELD).sum()) == 25
+    assert not handle.abandoned and handle.outcome.stop is None
+    assert int((handle.outcome.events["kind"] == ev.BATCH_YIELD).sum()) == 25
     no_leftover_workers("after a re-attached run")
 
 
@@ -88,7 +89,7 @@ def test_a_second_config_waits_in_line_and_starts_when_the_slot_frees(no_leftove
     assert ticket.granted.wait(WAIT_S)  # its turn came when the hung run ended: the run started by itself
     queued = ticket.result
     queued.attach()
-    assert queued.wait(WAIT_S) and queued.config == quick and "stopped" not in queued.outcome.attrs
+    assert queued.wait(WAIT_S) and queued.config == quick and queued.outcome.stop is None
     queued.detach()
     no_leftover_workers("after the queued run")
 

@@ -14,7 +14,7 @@ from loaderlab.scenarios.run import PRESETS, RunConfig, build_loader, draws_only
 @pytest.mark.parametrize("name", list(PRESETS))
 def test_every_preset_runs_and_shows_what_it_is_for(name):
     config = replace(preset(name), n_samples=min(preset(name).n_samples, 200))
-    frame = run(config)
+    frame = run(config).events
     fetched = frame[frame.kind == "fetch_end"]
     assert (frame.kind == "batch_yield").sum() > 0
     if name == "unsharded IterableDataset":
@@ -31,7 +31,7 @@ def test_every_preset_runs_and_shows_what_it_is_for(name):
 
 def test_weighted_sampler_uses_inverse_class_frequency_and_balances_labels():
     config = RunConfig(imbalance=0.9, sampler="weighted", n_samples=400, num_workers=0, cost_ms=0.0, consumer_ms=0.0)
-    fetched = run(config).query("kind == 'fetch_end'")
+    fetched = run(config).events.query("kind == 'fetch_end'")
     assert 0.35 < (fetched["label"] == 0).mean() < 0.65
 
 
@@ -47,9 +47,10 @@ def test_torch_rejects_invalid_combinations_with_its_own_message():
 
 
 def test_warnings_are_kept_with_the_run():
-    frame = run(RunConfig(num_workers=0, pin_memory=True, n_samples=16, cost_ms=0, consumer_ms=0))
+    result = run(RunConfig(num_workers=0, pin_memory=True, n_samples=16, cost_ms=0, consumer_ms=0))
+    assert result.config["pin_memory"] is True and result.stop is None
     if not torch.accelerator.is_available():
-        assert frame.attrs["warnings"] == ["'pin_memory' argument is set as true but no accelerator is found, "
+        assert list(result.warnings) == ["'pin_memory' argument is set as true but no accelerator is found, "
                                            "then device pinned memory won't be used."]
 
 
@@ -82,8 +83,8 @@ def test_good_upload_round_trips():
     assert sources.parse_upload(b"label\n1\n0\n") == ((1, 0), (8, 8))
 
 
-def _drawn(frame) -> list[list[int]]:
-    return frame.loc[frame["kind"] == "sampler_yield", "indices"].tolist()
+def _drawn(result) -> list[list[int]]:
+    return result.events.loc[result.events["kind"] == "sampler_yield", "indices"].tolist()
 
 
 @pytest.mark.parametrize("changes", [dict(shuffle=True), dict(sampler="weighted", imbalance=0.9),
@@ -95,7 +96,7 @@ def test_workers_do_not_change_which_samples_are_drawn(changes):
                                straggler_index=5, straggler_ms=5.0), **changes)
     with_workers = run(config)
     without = run(draws_only(config))
-    assert without.attrs["loader"]["num_workers"] == 0
+    assert without.loader["num_workers"] == 0
     assert _drawn(with_workers) == _drawn(without)
     assert len(_drawn(without)) == 15
 

@@ -1,7 +1,8 @@
 """Replay ("what if"): re-run the engine on a stand-in for the recorded dataset, with new loader settings.
 
 Twin of nothing in torch. From a trace we take what was measured — each sample's fetch time, label,
-length and size, the collate time per batch, the training step's time — and build a dataset that costs
+length and size, the collate time per batch, the training step's time, how many tensors a batch carries,
+a worker's start-up (:mod:`.replay_costs`) — and build a dataset that costs
 the same, then record the loaderlab engine on it with the trace's settings overridden by the caller's.
 So "what would num_workers=4, in_order=False do to *my* loader?" is answered by a real run, not a model.
 
@@ -35,6 +36,7 @@ from ..engine.loader import DataLoader
 from .finding_texts import text
 from .payload import recorded_payload
 from .recorder import record
+from .replay_costs import ReplayStartup, shared_collate_s, startup_extra
 from .result import Run, as_run, events_of, to_frame
 
 REPLAYABLE = ("batch_size", "drop_last", "num_workers", "prefetch_factor", "in_order", "persistent_workers",
@@ -93,42 +95,6 @@ class ReplayDataset(torch.utils.data.Dataset):
             return torch.zeros(self.sample_floats)
         each = max(1, self.sample_floats // self.tensors)
         return {f"t{k}": torch.zeros(each) for k in range(self.tensors)}
-
-
-def shared_collate_s(dataset: ReplayDataset, batch_size: int, repeats: int = 5) -> float:
-    """What a worker's collate spends beyond the main process's on this payload: inside a worker, every
-    batch tensor is allocated in shared memory (one segment per tensor), which collating in the main
-    process skips. Measured here by moving a collated batch's tensors to shared memory (median of
-    ``repeats``)."""
-    samples = [(dataset.payload(), 0, 0) for _ in range(max(1, batch_size))]
-    times = []
-    for _ in range(repeats):
-        batch = default_collate(samples)
-        started = time.perf_counter()
-        _share(batch)
-        times.append(time.perf_counter() - started)
-    return sorted(times)[len(times) // 2]
-
-
-def _share(data) -> None:
-    if isinstance(data, torch.Tensor):
-        data.share_memory_()
-    elif isinstance(data, dict):
-        for value in data.values():
-            _share(value)
-    elif isinstance(data, (list, tuple)):
-        for value in data:
-            _share(value)
-
-
-class ReplayStartup:
-    """``worker_init_fn``: a worker's measured start-up beyond what starting a bare worker costs."""
-
-    def __init__(self, extra_s: float) -> None:
-        self.extra_s = extra_s
-
-    def __call__(self, worker_id: int) -> None:
-        time.sleep(self.extra_s)
 
 
 class ReplayCollate:
@@ -208,22 +174,9 @@ def measured_workload(trace: pd.DataFrame | Run) -> dict[str, Any]:
         "sample_floats": max(1, int(sample_bytes // 4)),
         # Tensors per batch beyond the label and length the stand-in adds (default collate keeps the count).
         "tensors": max(1, int(recorded_payload(frame).get("tensors", 3)) - 2),
-        "startup_extra_s": _startup_extra(frame),
+        "startup_extra_s": startup_extra(frame),
         "in_workers": bool((frame[frame["kind"] == "collate_end"]["worker"] >= 0).any()),
     }
-
-
-BARE_STARTUP_S = 0.015  # starting a worker that imports nothing new (fork, 2 busy cores: 9-15 ms)
-
-
-def _startup_extra(frame: pd.DataFrame) -> float:
-    """Median worker start-up (``worker_start`` → its ``worker_ready``) beyond :data:`BARE_STARTUP_S`."""
-    starts = frame[frame["kind"] == "worker_start"][["arg0", "t_ns"]].rename(columns={"arg0": "pid"})
-    ready = frame[frame["kind"] == "worker_ready"][["pid", "t_ns"]]
-    both = starts.merge(ready, on="pid", suffixes=("_s", "_r"))
-    if not len(both):
-        return 0.0
-    return max(0.0, float((both["t_ns_r"] - both["t_ns_s"]).median()) / 1e9 - BARE_STARTUP_S)
 
 
 def replay(frame: pd.DataFrame | Run, *, epochs: int | None = None, io_bound: bool = False, max_samples: int | None = None,

@@ -41,6 +41,29 @@ def plain_label(value):
     return value
 
 
+def plain_labels(values: pd.Series) -> pd.Series:
+    """:func:`plain_label` of every cell, worked out once per distinct label (a trace has millions of samples
+    and a handful of classes)."""
+    return _per_label(values, plain_label)
+
+
+def _per_label(values: pd.Series, fn) -> pd.Series:
+    """``fn`` of each cell, called once per distinct value where that is safe."""
+    cells = values.to_numpy(dtype=object)
+    try:
+        codes, uniques = pd.factorize(cells)  # missing cells (None, NaN) get code -1
+    except TypeError:  # an unhashable label (a list, say): one call per cell
+        return pd.Series([fn(v) for v in cells], index=values.index, dtype=object)
+    if pd.api.types.infer_dtype(uniques, skipna=True) not in ("integer", "string", "floating", "boolean", "empty"):
+        # 1, 1.0 and True hash alike and factorize as one: with several types, each cell on its own
+        return pd.Series([fn(v) for v in cells], index=values.index, dtype=object)
+    mapped = np.empty(len(uniques) + 2, dtype=object)
+    mapped[:len(uniques)] = [fn(u) for u in uniques]
+    mapped[-2], mapped[-1] = fn(math.nan), fn(None)
+    codes = np.where(codes >= 0, codes, np.where(cells == None, len(uniques) + 1, len(uniques)))  # noqa: E711
+    return pd.Series(mapped[codes], index=values.index, dtype=object)
+
+
 def is_rng(label) -> bool:
     return isinstance(label, str) and label.startswith(RNG_PREFIX)
 
@@ -77,7 +100,7 @@ def samples(frame: pd.DataFrame, handed_only: bool = True) -> pd.DataFrame:
     handed = hand_overs(f)[["epoch", "batch"]]
     if handed_only and len(handed):
         out = out.merge(handed.drop_duplicates(), on=["epoch", "batch"])
-    out["label"] = pd.Series([plain_label(v) for v in out["label"]], index=out.index, dtype=object)
+    out["label"] = plain_labels(out["label"])
     return out.reset_index(drop=True)
 
 
@@ -119,7 +142,7 @@ def label_audit(frame: pd.DataFrame, labels=None, intended=None) -> LabelAudit:
         table = list(labels)
         s["label"] = pd.Series([plain_label(table[i]) if 0 <= i < len(table) else None for i in s["index"]],
                                index=s.index, dtype=object)
-    classes = s[s["label"].map(is_class).astype(bool)]
+    classes = s[_per_label(s["label"], is_class).astype(bool)]
     per_batch = classes.groupby(["epoch", "batch", "label"], sort=False).size().rename("count").reset_index()
     per_epoch = classes.groupby(["epoch", "label"], sort=False).size().rename("count").reset_index()
     shares = _intended_shares(intended)

@@ -31,10 +31,14 @@ def normal(frame: pd.DataFrame | Run) -> pd.DataFrame:
     A frame that is already normal is returned as it is (nothing here modifies a frame in place).
     """
     frame = events_of(frame)
-    if (not frame.attrs and set(_DEFAULTS).issubset(frame.columns) and "t_s" in frame.columns
+    if (set(_DEFAULTS).issubset(frame.columns) and "t_s" in frame.columns
             and all(frame[c].dtype == "int64" for c in _INT_COLUMNS) and frame["t_s"].is_monotonic_increasing
             and frame.index.equals(pd.RangeIndex(len(frame)))):
-        return frame
+        if not frame.attrs:
+            return frame
+        f = frame.copy(deep=False)  # the same columns without the attrs: no copy of a big table per call
+        f.attrs = {}
+        return f
     f = frame.copy()
     f.attrs = {}
     for column, default in _DEFAULTS.items():
@@ -126,37 +130,45 @@ def worker_processes(frame: pd.DataFrame) -> pd.DataFrame:
     """
     f = normal(frame)
     mp = main_pid(f)
-    own = f[(f["worker"] >= 0) & (f["pid"] != mp)]
-    starts = rows(f, ev.WORKER_START).copy()
-    starts["wpid"] = starts["arg0"]
-    main_exits = rows(f, ev.WORKER_EXIT)
-    main_exits = main_exits[main_exits["pid"] == mp]
-    out = []
-    for pid, g in own.groupby("pid", sort=False):
-        st = starts[starts["wpid"] == pid]
-        # The epoch main started it in: a worker's own events before its first task say epoch 0 (engine quirk).
-        worker = int(g["worker"].iloc[0])
-        tasks = g[g["batch"] >= 0]
-        epoch = int(st["epoch"].iloc[0] if len(st) else tasks["epoch"].iloc[0] if len(tasks) else g["epoch"].iloc[0])
-        ready = g[g["kind"] == ev.WORKER_READY]["t_s"]
-        exit_ = g[g["kind"] == ev.WORKER_EXIT]["t_s"]
-        first_s = float(g["t_s"].iloc[0])
-        gone = main_exits[(main_exits["worker"] == worker) & (main_exits["t_s"] >= first_s)]["t_s"]
-        exit_s = float(exit_.iloc[0]) if len(exit_) else math.nan
-        main_exit_s = float(gone.iloc[0]) if len(gone) else math.nan
-        end_s = np.nanmin([exit_s, main_exit_s]) if not (math.isnan(exit_s) and math.isnan(main_exit_s)) \
-            else trace_end(f)
-        # A stack is sent from a signal handler when asked, even by a worker stuck inside __getitem__: it is
-        # no sign of progress, so it is not the worker's "last event".
-        acts = g[g["kind"] != ev.STACK]
-        last = acts if len(acts) else g
-        out.append({"pid": int(pid), "worker": worker, "epoch": epoch,
-                    "start_s": float(st["t_s"].iloc[0]) if len(st) else math.nan,
-                    "ready_s": float(ready.iloc[0]) if len(ready) else math.nan,
-                    "first_s": first_s, "last_s": float(last["t_s"].iloc[-1]), "last_kind": str(last["kind"].iloc[-1]),
-                    "exit_s": exit_s, "main_exit_s": main_exit_s, "end_s": float(end_s)})
     cols = ["pid", "worker", "epoch", "start_s", "ready_s", "first_s", "last_s", "last_kind", "exit_s",
             "main_exit_s", "end_s"]
+    worker = f["worker"].to_numpy()
+    own = f.loc[(worker >= 0) & (f["pid"].to_numpy() != mp), ["pid", "worker", "epoch", "batch", "kind", "t_s"]]
+    if not len(own):
+        return pd.DataFrame(columns=cols)
+    starts = rows(f, ev.WORKER_START)
+    starts = starts.assign(wpid=starts["arg0"]).drop_duplicates("wpid")  # the first start named with that pid
+    main_exits = rows(f, ev.WORKER_EXIT)
+    main_exits = main_exits[main_exits["pid"] == mp]
+    by_pid = own.groupby("pid", sort=False)
+    first = by_pid.nth(0).set_index("pid")
+    # The epoch main started it in: a worker's own events before its first task say epoch 0 (engine quirk).
+    task_epoch = own[own["batch"] >= 0].groupby("pid", sort=False)["epoch"].first()
+    ready = own[own["kind"] == ev.WORKER_READY].groupby("pid", sort=False)["t_s"].first()
+    exit_ = own[own["kind"] == ev.WORKER_EXIT].groupby("pid", sort=False)["t_s"].first()
+    # A stack is sent from a signal handler when asked, even by a worker stuck inside __getitem__: it is
+    # no sign of progress, so it is not the worker's "last event" (unless it is all the worker sent).
+    acts = own[own["kind"] != ev.STACK].groupby("pid", sort=False).nth(-1).set_index("pid")
+    last_any = by_pid.nth(-1).set_index("pid")
+    start_of = starts.set_index("wpid")
+    end_of_trace = trace_end(f)
+    out = []
+    for pid in first.index:
+        w = int(first.at[pid, "worker"])
+        epoch = int(start_of.at[pid, "epoch"] if pid in start_of.index
+                    else task_epoch.get(pid, first.at[pid, "epoch"]))
+        first_s = float(first.at[pid, "t_s"])
+        gone = main_exits[(main_exits["worker"] == w) & (main_exits["t_s"] >= first_s)]["t_s"]
+        exit_s = float(exit_.get(pid, math.nan))
+        main_exit_s = float(gone.iloc[0]) if len(gone) else math.nan
+        end_s = np.nanmin([exit_s, main_exit_s]) if not (math.isnan(exit_s) and math.isnan(main_exit_s)) \
+            else end_of_trace
+        last = acts if pid in acts.index else last_any
+        out.append({"pid": int(pid), "worker": w, "epoch": epoch,
+                    "start_s": float(start_of.at[pid, "t_s"]) if pid in start_of.index else math.nan,
+                    "ready_s": float(ready.get(pid, math.nan)), "first_s": first_s,
+                    "last_s": float(last.at[pid, "t_s"]), "last_kind": str(last.at[pid, "kind"]),
+                    "exit_s": exit_s, "main_exit_s": main_exit_s, "end_s": float(end_s)})
     return pd.DataFrame(out, columns=cols).sort_values(["first_s"]).reset_index(drop=True)
 
 

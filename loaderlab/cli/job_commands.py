@@ -124,14 +124,15 @@ def cmd_stacks(args: argparse.Namespace) -> None:
         raise UserError(f"process {pid} is not a job started with `python -m loaderlab run` "
                         f"(it has no stacks folder {stacks.stacks_dir(pid)})")
     folder = stacks.stacks_dir(pid)
-    for who in procs:
-        dump = stacks.ask(who["pid"], folder)
-        print(stacks.describe(who) + ":")
+    answers = [(who, stacks.ask(who["pid"], folder)) for who in procs]
+    trace = next((w.get("trace") for w in procs if w["role"] == "main"), None)
+    last = stacks.last_events(trace) if trace else {}
+    for who, dump in answers:
+        print(stacks.describe(who) + (f", {last[who['pid']]}" if who["pid"] in last else "") + ":")
         if dump is None:
             print("  (no answer within 2 s)")
             continue
-        marker = "jobs/script.py" if who["role"] == "main" else "_worker_loop"
-        print(stacks.own_thread(dump, marker))
+        print(stacks.user_stack(dump, who["role"]))
         print()
     sys.stdout.flush()
 

@@ -18,9 +18,10 @@ import weakref
 from typing import Any, Callable
 
 from . import patch, stacks
-from .script import Target, Terminated, run_target
+from .script import EXIT_TERMINATED, Target, Terminated, run_target
 from .stream import StreamWriter
 from .stream_format import EXTENSION
+from .terminate import TermWatch, children_as_python_would
 from .traced import LoaderTrace
 
 LOG_EVERY_S = 5.0  # a progress line this often when stderr is a file or pipe (as `record`)
@@ -133,10 +134,18 @@ class Job:
 
     def run(self) -> int:
         self.writer = StreamWriter(self.path, self.meta(), on_flush=self.progress)
-        self.stacks_dir = stacks.install_main(self.pid)
+        self.stacks_dir = stacks.install_main(self.pid, self.path)
         previous_term = signal.getsignal(signal.SIGTERM)
+        watch = None
         if previous_term in (signal.SIG_DFL, None):
+            watch = TermWatch(self._close_from_outside)
+
+            def _raise_terminated(signum: int, frame: Any) -> None:
+                watch.handled.set()
+                raise Terminated()
+
             signal.signal(signal.SIGTERM, _raise_terminated)
+            children_as_python_would(self.pid)
         patch.install(self.iterate, self.active)
         status = 1
         try:
@@ -145,6 +154,9 @@ class Job:
             # a second Ctrl-C or SIGTERM must not cut the closing short: it is bounded (workers' joins)
             old_int = signal.signal(signal.SIGINT, signal.SIG_IGN)
             signal.signal(signal.SIGTERM, signal.SIG_IGN)
+            if watch is not None:
+                watch.stop()
+                children_as_python_would(None)
             try:
                 self._close(status)
             finally:
@@ -169,6 +181,19 @@ class Job:
         sys.stderr.write(self.summary(status) + "\n")
         sys.stderr.flush()
 
+    def _close_from_outside(self) -> None:
+        """SIGTERM while the script is stuck in C: keep what was traced (the workers notice their parent's
+        end by themselves, within torch's 5 s check)."""
+        try:
+            self.writer.flush()
+            self.writer.set_meta("exit_status", EXIT_TERMINATED)
+            stacks.remove(self.stacks_dir)
+            sys.stderr.write(f"\nloaderlab: SIGTERM while the script was blocked outside Python; wrote {self.path} "
+                             f"({self.writer.events} events) and stopped\n")
+            sys.stderr.flush()
+        except Exception:  # noqa: BLE001 - ending anyway
+            pass
+
     def summary(self, status: int) -> str:
         if not self.loaders:
             return (f"loaderlab: the script made no torch.utils.data.DataLoader it iterated (exit status {status}); "
@@ -178,10 +203,6 @@ class Job:
         target = os.path.dirname(self.path) if self.world > 1 else self.path
         return (f"loaderlab: wrote {self.path}: {self.writer.events} events ({names}), exit status {status}. "
                 f"Next: python -m loaderlab report {target}")
-
-
-def _raise_terminated(signum: int, frame: Any) -> None:
-    raise Terminated()
 
 
 def run_job(target: Target, output: str) -> int:

@@ -37,12 +37,15 @@ def _register(folder: str, who: dict[str, Any]) -> None:
         json.dump(who, note)
 
 
-def install_main(pid: int) -> str:
+def install_main(pid: int, trace: str) -> str:
     """In the job's main process: create its folder and answer ``STACKS_SIGNAL`` with a dump."""
     folder = stacks_dir(pid)
-    shutil.rmtree(folder, ignore_errors=True)  # a folder left by an earlier process with this pid
+    parent = os.path.dirname(folder)
+    for name in os.listdir(parent) if os.path.isdir(parent) else []:  # left by jobs killed outright
+        if name.isdigit() and (int(name) == pid or not _alive(int(name))):
+            shutil.rmtree(os.path.join(parent, name), ignore_errors=True)
     os.makedirs(folder, exist_ok=True)
-    _register(folder, {"role": "main", "pid": pid})
+    _register(folder, {"role": "main", "pid": pid, "trace": os.path.abspath(trace)})
     return folder
 
 
@@ -116,13 +119,43 @@ def ask(pid: int, folder: str, wait_s: float = ANSWER_WAIT_S) -> str | None:
     return None
 
 
-def own_thread(dump: str, marker: str) -> str:
-    """The thread of a faulthandler dump whose frames mention ``marker`` (the process's main work)."""
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # loaderlab/
+
+
+def user_stack(dump: str, role: str) -> str:
+    """One process's answer, as the user needs it: the thread doing the work, most recent call first,
+    without what lies below the user's code (a forked worker's copy of the parent's stack, ``run`` and
+    runpy in the main process) and without LoaderLab's own frames."""
+    marker = "runpy" if role == "main" else "_worker_loop"
     threads = [t for t in dump.split("\n\n") if t.strip()]
-    for thread in threads:
-        if marker in thread:
-            return thread.strip()
-    return dump.strip()
+    thread = next((t for t in threads if marker in t), threads[0] if threads else "")
+    frames = []
+    for line in thread.splitlines()[1:]:
+        if ("in _bootstrap" in line and role != "main") or (role == "main" and "<frozen runpy>" in line):
+            break
+        if f'"{_PACKAGE}{os.sep}' not in line:
+            frames.append(line)
+    return "\n".join(["  (most recent call first)", *frames])
+
+
+def last_events(trace: str) -> dict[int, str]:
+    """Each process's last event in the trace written so far: "fetch_begin (batch 5, index 5) 3.2 s ago"."""
+    from .read import load_any
+
+    try:
+        frame = load_any(trace)
+    except Exception:  # noqa: BLE001 - the trace is a bonus here; the stacks are the answer
+        return {}
+    if frame.empty:
+        return {}
+    frame = frame[~frame["kind"].isin(("stack", "memory"))]
+    now = time.monotonic_ns()  # one clock for every process of the machine (see engine.events)
+    out = {}
+    for pid, rows in frame.groupby("pid"):
+        last = rows.iloc[-1]
+        where = ", ".join(f"{k} {int(last[k])}" for k in ("batch", "index") if int(last[k]) >= 0)
+        out[int(pid)] = f"last event {last['kind']}{f' ({where})' if where else ''} {(now - int(last['t_ns'])) / 1e9:.1f} s ago"
+    return out
 
 
 def describe(who: dict[str, Any]) -> str:

@@ -171,3 +171,17 @@ for epoch in range(2):  # set_epoch forgotten
         dist.all_reduce(batch.float().sum())
 dist.destroy_process_group()
 '''
+
+# Stuck in C after its loader ran: the main thread waits in sigwait() with SIGTERM blocked, so Python's
+# own SIGTERM handler never gets to run (as in a rendezvous or collective that never returns).
+BLOCKED_IN_C = '''
+import signal
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+for batch in DataLoader(TensorDataset(torch.arange(8)), batch_size=4, num_workers=1):
+    pass
+signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+print("blocking in C", flush=True)
+signal.sigwait({signal.SIGUSR2})
+'''

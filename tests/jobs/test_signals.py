@@ -1,0 +1,87 @@
+"""A job stopped from outside (Ctrl-C, SIGTERM, SIGKILL) leaves a readable trace and no worker behind.
+
+Synchronised on the job's own output lines (the script's "step N", ``run``'s progress line), never on
+sleeps.
+"""
+
+from __future__ import annotations
+
+import re
+import signal
+import subprocess
+from pathlib import Path
+
+import psutil
+import pytest
+
+from loaderlab.jobs.read import load_any
+from tests.jobs import scripts
+from tests.jobs.runner import read_until, start, write
+
+WAIT_S = 60
+
+
+def _workers(job: subprocess.Popen) -> list[psutil.Process]:
+    return psutil.Process(job.pid).children(recursive=True)
+
+
+@pytest.mark.parametrize("signum, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_ctrl_c_and_sigterm_end_the_script_its_finally_runs_and_the_trace_is_whole(tmp_path: Path, signum, status):
+    write(tmp_path, "forever.py", scripts.FOREVER)
+    job = start(tmp_path, "-o", "trace", "forever.py")
+    try:
+        assert read_until(job.stdout, "step 20")
+        workers = _workers(job)
+        assert workers  # the loader's two workers are running
+        job.send_signal(signum)
+        out, err = job.communicate(timeout=WAIT_S)
+    finally:
+        job.kill()
+    assert job.returncode == status, err
+    assert "finally ran" in out
+    if signum == signal.SIGINT:
+        assert "KeyboardInterrupt" in err
+    gone, alive = psutil.wait_procs(workers, timeout=WAIT_S)
+    assert not alive
+    frame = load_any(str(tmp_path / "trace.jsonl"))
+    assert (frame["kind"] == "batch_yield").sum() >= 20
+    assert frame.attrs["exit_status"] == status
+    assert (frame["kind"] == "worker_exit").sum() >= 2  # the workers' last words arrived before the file closed
+
+
+def test_sigkill_loses_at_most_the_last_flush(tmp_path: Path):
+    write(tmp_path, "forever.py", scripts.FOREVER)
+    job = start(tmp_path, "-o", "trace", "forever.py", LOADERLAB_RUN_PROGRESS_S="0")  # a line after every flush
+    try:
+        assert read_until(job.stdout, "step 20")
+        workers = _workers(job)
+        line = read_until(job.stderr, "loaderlab run:")  # a flush after step 20 was printed
+        written = int(re.search(r"(\d+) events", line).group(1))
+        assert written > 0
+        job.send_signal(signal.SIGKILL)
+        job.wait(timeout=WAIT_S)
+    finally:
+        job.kill()
+        job.communicate()
+    assert job.returncode == -signal.SIGKILL
+    frame = load_any(str(tmp_path / "trace.jsonl"))
+    assert len(frame) >= written  # everything flushed before the kill is readable
+    assert "exit_status" not in frame.attrs  # the job never closed it
+    # torch's workers notice their parent is gone (they check every 5 s) and exit
+    gone, alive = psutil.wait_procs(workers, timeout=WAIT_S)
+    assert not alive
+
+
+def test_sigterm_ends_a_job_blocked_in_c_and_keeps_its_trace(tmp_path: Path):
+    write(tmp_path, "blocked.py", scripts.BLOCKED_IN_C)
+    job = start(tmp_path, "-o", "trace", "blocked.py")
+    try:
+        assert read_until(job.stdout, "blocking in C")
+        job.send_signal(signal.SIGTERM)
+        _, err = job.communicate(timeout=WAIT_S)
+    finally:
+        job.kill()
+    assert job.returncode == 143
+    assert "SIGTERM while the script was blocked outside Python" in err
+    frame = load_any(str(tmp_path / "trace.jsonl"))
+    assert (frame["kind"] == "batch_yield").sum() == 2 and frame.attrs["exit_status"] == 143

@@ -36,36 +36,45 @@ def _plain(frame: pd.DataFrame) -> pd.DataFrame:
     return normal(frame)
 
 
-def skeleton(frame: pd.DataFrame) -> pd.DataFrame:
-    """The frame without the fetch events that no table here needs (they are most of a big trace): those of a
-    task that has both an ``index_get`` and a ``result_put``, in a process that reported ``worker_ready``.
+# Kinds no table here reads: the sampler's output (its indices are the heaviest cells) and the loop body's marks.
+_UNREAD = (ev.SAMPLER_YIELD, ev.CONSUMER_BEGIN, ev.CONSUMER_END)
+_INSIDE_TASK = (ev.FETCH_BEGIN, ev.FETCH_END, ev.COLLATE_BEGIN, ev.COLLATE_END)
 
-    Such a task's fetches happen between the two in one worker process (the worker loop takes the task,
-    fetches, collates, puts the result), so its start and end (:func:`.tables.worker_tasks`), its process'
-    start, ready and end (:func:`.tables.worker_processes`) and every queue stay are the same without them.
-    The first and last events stay (the trace's start and end). Returns a normal frame (no ``attrs``). The
-    functions below take ``is_skeleton=True`` for a frame that already is one (it is not made again).
+
+def skeleton(frame: pd.DataFrame) -> pd.DataFrame:
+    """The frame without the events that no table here reads (most of a big trace): the fetch and collate
+    events of a task that has both an ``index_get`` and a ``result_put``, in a process that reported
+    ``worker_ready``, and every ``sampler_yield`` and ``consumer_*``.
+
+    Such a task's fetches and collate happen between the two in one worker process (the worker loop takes the
+    task, fetches, collates, puts the result), so its start and end (:func:`.tables.worker_tasks`), its process'
+    start, ready and end (:func:`.tables.worker_processes`), the hand-overs and every queue stay
+    (:func:`.utilisation.queue_depths`) are the same without them (tests/trace/test_bins.py checks each).
+    The first and last events stay (the trace's start and end). Returns a normal frame (no ``attrs``) whose
+    ``kind`` is categorical. The functions below take ``is_skeleton=True`` for a frame that already is one.
     """
     f = _plain(frame)
     kind = f["kind"]
     if not isinstance(kind.dtype, pd.CategoricalDtype):  # one pass over the text; comparisons then cost little
         kind = kind.astype("category")
-    fetch = kind.isin((ev.FETCH_BEGIN, ev.FETCH_END)).to_numpy(dtype=bool)
-    if not fetch.any():
-        return f
+    inside = kind.isin(_INSIDE_TASK).to_numpy(dtype=bool)
+    drop = kind.isin(_UNREAD).to_numpy(dtype=bool).copy()  # written into below
     epoch, batch, pid = f["epoch"].to_numpy(), f["batch"].to_numpy(), f["pid"].to_numpy()
     got, put = (kind == ev.INDEX_GET).to_numpy(dtype=bool), (kind == ev.RESULT_PUT).to_numpy(dtype=bool)
-    ready_pids = np.unique(pid[(kind == ev.WORKER_READY).to_numpy(dtype=bool)])
-    tasked = (batch >= 0) & (got | put | fetch)
-    epochs = np.unique(epoch[tasked])
-    top = int(batch[tasked].max()) + 1 if tasked.any() else 1
-    has_get, has_put = np.zeros((len(epochs), top), dtype=bool), np.zeros((len(epochs), top), dtype=bool)
-    has_get[np.searchsorted(epochs, epoch[got & tasked]), batch[got & tasked]] = True
-    has_put[np.searchsorted(epochs, epoch[put & tasked]), batch[put & tasked]] = True
-    cand = fetch & (batch >= 0)
-    row = np.searchsorted(epochs, epoch[cand])
-    drop = np.zeros(len(f), dtype=bool)
-    drop[cand] = has_get[row, batch[cand]] & has_put[row, batch[cand]] & np.isin(pid[cand], ready_pids)
+    cand = inside & (batch >= 0)
+    if cand.any():
+        ready_pids = np.unique(pid[(kind == ev.WORKER_READY).to_numpy(dtype=bool)])
+        marks = (got | put) & (batch >= 0)
+        lo = int(epoch[cand].min())
+        span = int(epoch[cand].max()) - lo + 1
+        top = int(max(batch[cand].max(), batch[marks].max() if marks.any() else 0)) + 1
+        has_get, has_put = np.zeros((span, top), dtype=bool), np.zeros((span, top), dtype=bool)
+        for table, which in ((has_get, got & (batch >= 0)), (has_put, put & (batch >= 0))):
+            e = epoch[which] - lo
+            ok = (e >= 0) & (e < span)
+            table[e[ok], batch[which][ok]] = True
+        row, b = epoch[cand] - lo, batch[cand]
+        drop[cand] = has_get[row, b] & has_put[row, b] & np.isin(pid[cand], ready_pids)
     drop[0] = drop[-1] = False
     return f.assign(kind=kind)[~drop].reset_index(drop=True)
 
@@ -276,10 +285,11 @@ def depths_in_window(depths: pd.DataFrame, t0: float, t1: float) -> pd.DataFrame
     it held at ``t0`` (a row at ``t0``): the detailed series of a window, without recomputing it from a cut."""
     if not len(depths):
         return depths.iloc[0:0]
-    d = depths.sort_values(["queue", "t_s"], kind="stable")
-    before = d[d["t_s"] <= t0].groupby("queue", sort=False).tail(1).assign(t_s=float(t0))
-    inside = d[(d["t_s"] > t0) & (d["t_s"] < t1)]
-    return pd.concat([before, inside]).sort_values(["queue", "t_s"], kind="stable").reset_index(drop=True)
+    t = depths["t_s"]
+    earlier = depths[t <= t0]
+    held = earlier.loc[earlier.groupby("queue", sort=False)["t_s"].idxmax()].assign(t_s=float(t0))
+    inside = depths[(t > t0) & (t < t1)]  # only these few rows are sorted
+    return pd.concat([held, inside]).sort_values(["queue", "t_s"], kind="stable").reset_index(drop=True)
 
 
 def label_counts(shares: pd.DataFrame) -> pd.DataFrame:

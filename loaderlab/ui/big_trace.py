@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -23,7 +24,6 @@ from ..figures.timeline import timeline_figure
 from ..trace import analysis, bins
 from ..trace.chrome import to_chrome_trace
 from ..trace.io import trace_document
-from ..trace.tables import rows
 from ..engine import events as ev
 from .texts import t
 
@@ -54,20 +54,25 @@ class Overview:
 
 def overview(frame: pd.DataFrame, n_bins: int = bins.BINS) -> Overview:
     """Everything the overview draws, from one pass of each vectorised table; workers and queues are read from
-    the trace's skeleton (:func:`loaderlab.trace.bins.skeleton`: the same tables, a fraction of the events).
+    the trace's skeleton (:func:`loaderlab.trace.bins.skeleton`: the same tables, a fraction of the events),
+    label shares from the fetches, in a second thread meanwhile (numpy and Arrow let go of the GIL).
     Label windows hold at least :data:`~loaderlab.trace.bins.LABEL_WINDOW` batches, more when that would make
     more windows than time bins (a figure's size follows the bins, not the run)."""
-    sk = bins.skeleton(frame)
-    edges = bins.bin_edges(sk, n_bins)
-    depths = analysis.queue_depths(sk)
-    batches = int(len(rows(sk, ev.BATCH_YIELD)))
+    batches = int((frame["kind"] == ev.BATCH_YIELD).sum())
     window = max(bins.LABEL_WINDOW, math.ceil(batches / n_bins))
-    return Overview(busy=bins.worker_busy_bins(sk, edges, is_skeleton=True), depth_bins=bins.depth_bins(depths, edges),
-                    depths=depths, shares=bins.label_share_bins(frame, window, skeleton_frame=sk),
-                    label_window=window, start_s=float(edges[0]), end_s=float(edges[-1]), batches=batches)
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        shares = pool.submit(bins.label_share_bins, frame, window)
+        sk = bins.skeleton(frame)
+        edges = bins.bin_edges(sk, n_bins)
+        depths = analysis.queue_depths(sk)
+        busy = bins.worker_busy_bins(sk, edges, is_skeleton=True)
+        return Overview(busy=busy, depth_bins=bins.depth_bins(depths, edges), depths=depths,
+                        shares=shares.result(), label_window=window, start_s=float(edges[0]),
+                        end_s=float(edges[-1]), batches=batches)
 
 
-@st.cache_data(max_entries=4, show_spinner=False)
+# Kept once per trace and shared, not copied per rerun (its depth series has a row per queue change).
+@st.cache_resource(max_entries=2, show_spinner=False)
 def _cached_overview(token: str, _frame: pd.DataFrame) -> Overview:  # _frame: not hashed; token names the trace
     return overview(_frame)
 

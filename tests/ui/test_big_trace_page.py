@@ -11,6 +11,7 @@ import json
 
 import numpy as np
 import pytest
+import streamlit as st
 import torch
 from streamlit.testing.v1 import AppTest
 
@@ -47,6 +48,7 @@ def _show(frame):
 @pytest.fixture
 def big(monkeypatch, frame, fresh_cache):
     """The page treats the recording (about 1,000 events or more) as big; its first window holds 200 events."""
+    st.cache_resource.clear()  # the overview is kept per trace token, across AppTest instances
     monkeypatch.setattr(big_trace, "BIG_EVENTS", 500)
     monkeypatch.setattr(big_trace, "WINDOW_EVENTS", 200)
     monkeypatch.setattr(big_trace, "MAX_WINDOW_EVENTS", 400)

@@ -21,8 +21,8 @@ TEXTS = {
         "ko": "LoaderLab의 실행 설정은 올린 트레이스에 적용되지 않아 숨겼습니다. 파일을 지우면 다시 나타나며, 값은 그대로입니다.",
     },
     "yourtrace.upload": {
-        "en": "trace file (.json written by `loaderlab record` or downloaded from this page)",
-        "ko": "트레이스 파일 (`loaderlab record`가 쓴 .json 또는 이 페이지에서 내려받은 파일)",
+        "en": "trace file (.json or .lltrace written by `loaderlab record`, or downloaded from this page)",
+        "ko": "트레이스 파일 (`loaderlab record`가 쓴 .json 또는 .lltrace, 또는 이 페이지에서 내려받은 파일)",
     },
     "yourtrace.source.run": {
         "en": "Showing the current run (the sidebar's settings): {events:,} events, {batches:,} batches.",

@@ -35,16 +35,17 @@ def _positive_int(text: str) -> int:
 
 _EXAMPLES = """\
 examples:
-  python -m loaderlab record my_data.py:make_loader -o trace.json --batches 50
-  python -m loaderlab report trace.json
-  python -m loaderlab export trace.json --chrome trace.chrome.json
-  python -m loaderlab replay trace.json --num-workers 4
+  python -m loaderlab record my_data.py:make_loader -o trace.lltrace --batches 50
+  python -m loaderlab report trace.lltrace
+  python -m loaderlab export trace.lltrace --chrome trace.chrome.json
+  python -m loaderlab replay trace.lltrace --num-workers 4
 """
 
 _RECORD_HELP = """\
 Import MODULE_OR_FILE, call FACTORY() to get a DataLoader, iterate it (--epochs
 times, at most --batches batches each), and save every event of every process as
-a LoaderLab trace file (JSON). A factory file looks like this:
+a LoaderLab trace file (columnar .lltrace by default; a -o name ending in .json
+gets JSON). A factory file looks like this:
 
   # my_data.py
   from loaderlab import DataLoader      # same arguments as torch's DataLoader
@@ -91,8 +92,9 @@ def build_parser() -> argparse.ArgumentParser:
     record.add_argument("target", metavar="MODULE_OR_FILE:FACTORY",
                         help="a .py file or dotted module name, a colon, and the name of a zero-argument "
                              "function in it that returns a DataLoader (with --world-size: FACTORY(rank, world_size))")
-    record.add_argument("-o", "--output", default="trace.json", metavar="TRACE.json",
-                        help="where to write the trace (default: trace.json)")
+    record.add_argument("-o", "--output", default="trace.lltrace", metavar="TRACE",
+                        help="where to write the trace (default: trace.lltrace, the compact columnar format; "
+                             "a name ending in .json gets the JSON format)")
     record.add_argument("--batches", type=_positive_int, default=None, metavar="N",
                         help="stop each epoch after N batches (default: run whole epochs)")
     record.add_argument("--epochs", type=_positive_int, default=1, metavar="E",

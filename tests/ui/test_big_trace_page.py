@@ -131,3 +131,24 @@ def test_a_small_trace_is_drawn_whole_as_before(frame, fresh_cache):
                                                                   "Download for Perfetto (Chrome trace JSON)"]
     assert len(at.get("plotly_chart")) == 3  # the whole timeline, queue depths, labels per epoch
     assert _bars(_spec(at, 0)) == len(analysis.spans(frame))
+
+
+def test_an_uploaded_lltrace_past_the_threshold_opens_on_the_overview(monkeypatch, frame, tmp_path, fresh_cache):
+    """The whole page: upload a columnar trace; its limit is said under the uploader."""
+    from pathlib import Path
+
+    from loaderlab.trace.io import save_trace
+
+    st.cache_resource.clear()
+    monkeypatch.setattr(big_trace, "BIG_EVENTS", 500)
+    path = tmp_path / "mine.lltrace"
+    save_trace(frame, path)
+    page = str(Path(__file__).resolve().parents[2] / "pages" / "7_Your_trace.py")
+    at = AppTest.from_file(page, default_timeout=120).run()
+    uploader = at.file_uploader(key="trace_upload")
+    assert "up to 1,024 MB" in uploader.help and "--server.maxUploadSize 2,048" in uploader.help
+    uploader.set_value(("mine.lltrace", path.read_bytes(), "application/octet-stream")).run()
+    assert not at.exception and not at.error
+    assert any(c.value.startswith(f"Showing mine.lltrace: {len(frame):,} events") for c in at.caption)
+    assert any("too many to draw span by span" in i.value for i in at.info)
+    assert _spec(at, 0)["data"][0]["type"] == "heatmap"

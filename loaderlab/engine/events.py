@@ -2,7 +2,8 @@
 
 Twin of nothing in torch: torch's DataLoader records one profiler span per ``__next__`` and nothing
 from its workers. Every stage of :mod:`loaderlab.engine` calls ``tracer.emit(kind, ...)``; what the
-tracer does with it (drop it, keep it, ship it to another process) is its own business. This module
+tracer does with it (drop it, keep it as objects in a list, pack it into arrays (:mod:`.records`), ship it
+to another process) is its own business. This module
 knows nothing of pandas, plotly or streamlit: turning events into tables is :mod:`loaderlab.trace`'s job.
 
 Timestamps are ``time.monotonic_ns()``: on Linux that clock is shared by all processes of the machine,
@@ -133,6 +134,13 @@ class FetchSpans(NamedTuple):
     spans: tuple
 
 
+def fetch_spans(spans: list, labels: list | None, lengths: list | None, failed: dict | None) -> tuple:
+    """``emit_fetches``' flat arguments → FetchSpans.spans (a sample still being fetched is left out)."""
+    failed = failed or {}
+    return tuple((spans[3 * k], spans[3 * k + 1], spans[3 * k + 2], labels[k] if labels else None,
+                  lengths[k] if lengths else -1, failed.get(k, "")) for k in range(len(spans) // 3))
+
+
 def expand(records: list) -> list[Event]:
     """Events and FetchSpans (as tracers store them) → events only, sorted by time.
 
@@ -168,24 +176,29 @@ class Tracer:
 
     enabled = False
     sample_info = None  # optional top-level callable (index, sample) -> (label, length), run per sample
-    inflight = None  # (epoch, batch, index, t0_ns, finished spans of the batch) being fetched now, set by the fetcher
+    inflight = None  # (epoch, batch, [index, t0, t1, …, index, t0]) of the batch being fetched, set by the fetcher
     guard = None  # a recording's RunGuard (see .interrupt): the main process's waits check it; None = never stop
 
     def emit(self, kind: str, worker: int, epoch: int, batch: int = NO_BATCH, index: int = NO_BATCH, **fields: Any) -> None:
         """Record that ``kind`` happened now. Must be cheap and must never raise."""
 
-    def emit_fetches(self, worker: int, epoch: int, batch: int, spans: list) -> None:
-        """Record a batch's sample fetches (see FetchSpans)."""
+    def emit_fetches(self, worker: int, epoch: int, batch: int, spans: list, labels: list | None = None,
+                     lengths: list | None = None, failed: dict | None = None) -> None:
+        """Record a batch's sample fetches: ``spans`` = [index, t0, t1, …] (three per sample), the
+        ``sample_info`` hook's labels and lengths (or None), ``failed`` = {position: exception name} or None."""
 
-    def emit_records(self, records: list) -> None:
-        """Take records made elsewhere (a worker process) with their own timestamps."""
+    def emit_records(self, records: Any) -> None:
+        """Take records made elsewhere (a worker process's chunk) with their own timestamps."""
 
 
 NULL_TRACER = Tracer()
 
 
 class ListTracer(Tracer):
-    """Keeps every record in memory, in arrival order. Safe to emit into from several threads.
+    """Keeps every record in memory as an object, in arrival order. Safe to emit into from several threads.
+
+    The simple tracer: one Event per event, one FetchSpans per batch, easy to read and to drain. A recording
+    uses :class:`loaderlab.engine.records.RecordTracer` instead, which keeps no object per event.
 
     ``list.append`` and ``list.extend`` are atomic under the GIL, so no lock is taken on the hot path.
     """
@@ -203,12 +216,16 @@ class ListTracer(Tracer):
         else:
             self.records.append(Event(kind, time.monotonic_ns(), self._pid, worker, epoch, batch, index))
 
-    def emit_fetches(self, worker: int, epoch: int, batch: int, spans: list) -> None:
+    def emit_fetches(self, worker: int, epoch: int, batch: int, spans: list, labels: list | None = None,
+                     lengths: list | None = None, failed: dict | None = None) -> None:
         # A tuple of tuples of atomics: the garbage collector stops tracking it, so long recordings
         # don't make every collection slower.
-        self.records.append(FetchSpans(self._pid, worker, epoch, batch, tuple(spans)))
+        self.records.append(FetchSpans(self._pid, worker, epoch, batch, fetch_spans(spans, labels, lengths, failed)))
 
-    def emit_records(self, records: list) -> None:
+    def emit_records(self, records: Any) -> None:
+        if not isinstance(records, list):  # a worker's compact chunk (loaderlab.engine.records)
+            from .records import chunk_events
+            records = chunk_events(records)
         self.records.extend(records)
 
     def snapshot(self) -> list[Event]:

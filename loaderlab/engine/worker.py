@@ -18,8 +18,8 @@ import queue
 import random
 import signal
 import threading
-import time
 import traceback
+from array import array
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -32,6 +32,7 @@ from . import datapipes
 from . import events as ev
 from .fetch import make_fetcher
 from .messages import Exhausted, Failure, Resume, ResumeAck, Result, Stop, Task
+from .records import CODE, HEAD_STRIDE, NO_REF, STRIDE, Chunk, RecordTracer, _as_int
 from .tree import tree_nbytes
 from .watchdog import WATCHDOG_INTERVAL_S, ParentWatchdog, exit_when_orphaned
 
@@ -106,61 +107,83 @@ def seed_worker(base_seed: int, worker_id: int) -> int:
     return seed
 
 
-class WorkerTracer(ev.Tracer):
-    """Buffers a worker's records and ships them in lists on the event queue.
+class WorkerTracer(RecordTracer):
+    """Records a worker's events into arrays (:mod:`.records`) and ships them as compact chunks.
 
-    A background thread flushes every ``FLUSH_INTERVAL_S``. When it finds the same sample in flight as
-    on its previous tick, it sends a ``fetch_begin`` for it at once: a worker stuck inside
-    ``__getitem__`` is visible while it is stuck, not only when (if) the sample ends. Only the flusher
-    removes from the buffer, and only from the front, so ``emit`` needs no lock.
+    A background thread flushes every ``FLUSH_INTERVAL_S``: it cuts what is complete from the front of
+    the arrays (only it removes, only from the front, so ``emit`` needs no lock) and puts it on the
+    event queue as one :class:`~.records.Chunk` of bytes. When it finds the same sample in flight as on
+    its previous tick, it sends a ``fetch_begin`` for it at once (with the batch's finished samples): a
+    worker stuck inside ``__getitem__`` is visible while it is stuck, not only when (if) the sample ends.
     """
 
-    enabled = True
-
     def __init__(self, event_queue, worker_id: int, sample_info=None) -> None:
+        super().__init__(sample_info)
         self.event_queue = event_queue
         self.worker_id = worker_id
-        self.sample_info = sample_info
         self.epoch = 0
-        self.pid = os.getpid()
-        self.buffer: list = []
-        self._reported_inflight = None
+        self.pid = self._pid
+        self._reported_inflight = None  # the batch (its inflight tuple) whose slow sample was last reported
+        self._reported_at = -1  # … and that sample's place in the batch's list
+        self._seen = None
         self._send_lock = threading.Lock()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._flush_loop, name="loaderlab_event_flush", daemon=True)
         self._thread.start()
 
-    def emit(self, kind: str, worker: int, epoch: int, batch: int = ev.NO_BATCH, index: int = ev.NO_BATCH, **fields: Any) -> None:
-        self.buffer.append(ev.Event(kind, time.monotonic_ns(), self.pid, worker, epoch, batch, index, **fields))
+    def _cut(self) -> tuple[bytes, bytes, bytes, dict]:
+        """Remove and return what is complete: whole records, and whole batches of samples (a batch's
+        samples are appended before its header, so a header read means its samples are there)."""
+        heads = self.heads[:len(self.heads) // HEAD_STRIDE * HEAD_STRIDE]
+        n = sum(heads[HEAD_STRIDE - 2::HEAD_STRIDE])
+        samples = self.samples[:3 * n]
+        rows = self.rows[:len(self.rows) // STRIDE * STRIDE]
+        del self.heads[:len(heads)], self.samples[:3 * n], self.rows[:len(rows)]
+        refs = set(rows[STRIDE - 1::STRIDE]) | set(heads[HEAD_STRIDE - 1::HEAD_STRIDE])
+        refs.discard(NO_REF)
+        objs = {ref: self.objs.pop(ref) for ref in refs}
+        return rows.tobytes(), heads.tobytes(), samples.tobytes(), objs
 
-    def emit_fetches(self, worker: int, epoch: int, batch: int, spans: list) -> None:
-        self.buffer.append(ev.FetchSpans(self.pid, worker, epoch, batch, tuple(spans)))
-
-    def flush(self) -> None:
+    def flush(self, report: tuple | None = None) -> None:
         with self._send_lock:  # keeps chunks in order when the flusher and the loop flush at once
-            n = len(self.buffer)
-            if n:
-                chunk = self.buffer[:n]
-                del self.buffer[:n]
-                self.event_queue.put(chunk)
+            rows, heads, samples, objs = self._cut()
+            if report is not None:  # the slow sample's batch so far, then its fetch_begin
+                epoch, batch, done, index, t0 = report
+                heads += array("q", (self.pid, self.worker_id, epoch, batch, len(done) // 3, NO_REF)).tobytes()
+                samples += array("q", done).tobytes()
+                rows += array("q", (CODE[ev.FETCH_BEGIN], t0, self.pid, self.worker_id, epoch, batch, index,
+                                    -1, 0, -1, 1, -1, -1, -1, NO_REF)).tobytes()
+            if rows or heads:
+                self.event_queue.put(Chunk(rows, heads, samples, objs))
 
-    def _report_slow_sample(self) -> None:
+    def _slow_sample(self) -> tuple | None:
         inflight = self.inflight
-        if inflight is not None and inflight is self._seen_inflight and inflight is not self._reported_inflight:
-            # The fetch's own epoch, not ``self.epoch``: whoever drives this tracer may not keep that current
-            # (a stock torch worker never hears of epochs), and a report must match the batch's final spans.
-            epoch, batch, index, t0, done = inflight
-            # The batch's finished samples too: if the worker dies now, they are not lost with it.
-            self.buffer.append(ev.FetchSpans(self.pid, self.worker_id, epoch, batch, tuple(done)))
-            self.buffer.append(ev.Event(ev.FETCH_BEGIN, t0, self.pid, self.worker_id, epoch, batch, index))
-            self._reported_inflight = inflight
-        self._seen_inflight = inflight
+        if inflight is None:
+            self._seen = None
+            return None
+        # The fetch's own epoch, not ``self.epoch``: whoever drives this tracer may not keep that current
+        # (a stock torch worker never hears of epochs), and a report must match the batch's final samples.
+        epoch, batch, spans = inflight
+        n = len(spans)
+        seen, self._seen = self._seen, (inflight, n)
+        if n % 3 != 2 or seen is None or seen[0] is not inflight or seen[1] != n or (
+                inflight is self._reported_inflight and n == self._reported_at):
+            return None
+        self._reported_inflight, self._reported_at = inflight, n
+        try:
+            index, t0, done = _as_int(spans[n - 2]), spans[n - 1], array("q", spans[:n - 2])
+        except (TypeError, OverflowError, IndexError):  # an index that is not an int: report nothing early
+            return None
+        # The batch's finished samples too: if the worker dies now, they are not lost with it.
+        return epoch, batch, done, index, t0
 
     def _flush_loop(self) -> None:
-        self._seen_inflight = None
         while not self._stop.wait(FLUSH_INTERVAL_S):
-            self._report_slow_sample()
-            self.flush()
+            try:
+                report = self._slow_sample()
+            except (TypeError, ValueError):
+                report = None
+            self.flush(report)
 
     def close(self) -> None:
         self._stop.set()

@@ -16,6 +16,7 @@ import pandas as pd
 import torch.utils.data
 
 from ..engine import events as ev
+from ..engine import records as rec
 
 EVENT_COLUMNS = (*ev.FIELDS, "t_s")  # t_s: seconds since the first event of the recording
 INT_COLUMNS = ("t_ns", "pid", "worker", "epoch", "batch", "index", "nbytes", "length", "arg0", "arg1", "arg2", "arg3")
@@ -31,6 +32,114 @@ def events_frame(events: list[ev.Event]) -> pd.DataFrame:
     for column in INT_COLUMNS:
         frame[column] = frame[column].astype("int64")
     frame["indices"] = frame["indices"].astype(object)
+    return frame
+
+
+# --- from a RecordTracer's arrays (loaderlab.engine.records), with numpy --------------------------------
+
+_KIND_NAMES = np.array(rec.KINDS, dtype=object)
+_FETCH = (rec.CODE[ev.FETCH_BEGIN], rec.CODE[ev.FETCH_END])
+
+
+def tracer_frame(tracer: rec.RecordTracer) -> pd.DataFrame:
+    """What ``events_frame(tracer.snapshot())`` gives, built column by column from the tracer's arrays."""
+    return chunks_frame(tracer.parts())
+
+
+def _ints(data: bytes, stride: int) -> np.ndarray:
+    return np.frombuffer(data, dtype=np.int64).reshape(-1, stride)
+
+
+def _joined(chunks: list[rec.Chunk], field: str, stride: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every chunk's ``field`` as one (n, stride) table, and the chunk each row came from."""
+    data = b"".join(getattr(c, field) for c in chunks)
+    table = np.frombuffer(data, dtype=np.int64).reshape(-1, stride)
+    sizes = [len(getattr(c, field)) // (8 * stride) for c in chunks]
+    return table, np.repeat(np.arange(len(chunks)), sizes)
+
+
+def chunks_frame(chunks: list[rec.Chunk]) -> pd.DataFrame:
+    """Chunks (records, fetch headers, samples, objects) → the events table: one row per record, two per
+    sample (its fetch_begin and fetch_end), repeats of a sample reported early dropped, sorted by time.
+    Every step is a numpy operation on all chunks at once, but for the few records that carry objects."""
+    rows, row_chunk = _joined(chunks, "rows", rec.STRIDE)
+    heads, head_chunk = _joined(chunks, "heads", rec.HEAD_STRIDE)
+    samples = _joined(chunks, "samples", 3)[0]
+    n_rows, n = len(rows), len(samples)
+    total = n_rows + 2 * n
+    # rows first, then each sample's begin row (n), then its end row (n); its batch's header repeated
+    per = np.repeat(heads, heads[:, 4], axis=0)
+    col = {}
+    col["kind"] = np.concatenate((rows[:, 0], np.full(n, _FETCH[0]), np.full(n, _FETCH[1])))
+    col["t_ns"] = np.concatenate((rows[:, 1], samples[:, 1], samples[:, 2]))
+    for name, at in (("pid", 0), ("worker", 1), ("epoch", 2), ("batch", 3)):
+        col[name] = np.concatenate((rows[:, rec.SLOTS.index(name)], per[:, at], per[:, at]))
+    col["index"] = np.concatenate((rows[:, 6], samples[:, 0], samples[:, 0]))
+    col["queue"] = np.concatenate((rows[:, 7], np.full(2 * n, -1)))
+    col["nbytes"] = np.concatenate((rows[:, 8], np.zeros(2 * n, np.int64)))
+    col["length"] = np.concatenate((rows[:, 9], np.full(2 * n, -1)))
+    col["arg0"] = np.concatenate((rows[:, 10], np.ones(2 * n, np.int64)))  # one sample each (0: it raised)
+    for k in (1, 2, 3):
+        col[f"arg{k}"] = np.concatenate((rows[:, 10 + k], np.full(2 * n, -1)))
+    objects = []  # (position, label, detail, indices, queue name) of the few rows that carry objects
+    for at in np.flatnonzero(rows[:, 14] != rec.NO_REF):
+        objects.append((int(at), *chunks[row_chunk[at]].objs[int(rows[at, 14])]))
+    starts = np.cumsum(heads[:, 4]) - heads[:, 4]
+    for h in np.flatnonzero(heads[:, 5] != rec.NO_REF):
+        batch_labels, lengths, failed = chunks[head_chunk[h]].objs[int(heads[h, 5])]
+        end, count = n_rows + n + int(starts[h]), int(heads[h, 4])  # the batch's first end row
+        if batch_labels is not None:
+            col["length"][end:end + count] = lengths[:count]
+            objects.extend((end + k, v, "", None, None) for k, v in enumerate(batch_labels[:count]) if v is not None)
+        for k, name in (failed or {}).items():
+            if k < count:
+                col["arg0"][end + k] = 0
+                objects.append((end + k, None, name, None, None))
+    order = np.argsort(col["t_ns"], kind="stable")
+    # A slow sample reported early (a worker's fetch_begin record of one sample) comes again with its batch:
+    # keep its first copy. Without such a record there is nothing to drop.
+    reported = ((rows[:, 0] == _FETCH[0]) & (rows[:, 6] != ev.NO_BATCH)).any()
+    fetches = np.isin(col["kind"][order], _FETCH) if reported else np.zeros(0, dtype=bool)
+    if fetches.any():
+        key = pd.DataFrame({c: col[c][order[fetches]] for c in ("kind", "pid", "t_ns", "index")})
+        repeat = np.zeros(total, dtype=bool)
+        repeat[np.flatnonzero(fetches)[key.duplicated().to_numpy()]] = True
+        order = order[~repeat]
+    where = np.full(total, -1, dtype=np.int64)  # each position's row in the table
+    where[order] = np.arange(len(order))
+    label, detail = np.full(len(order), None, dtype=object), np.full(len(order), "", dtype=object)
+    index_lists = np.full(len(order), None, dtype=object)
+    queue_names = {}
+    for at, lab, det, idx, que in objects:
+        row = where[at]
+        if row < 0:
+            continue
+        if lab is not None:
+            label[row] = lab
+        if det:
+            detail[row] = det
+        index_lists[row] = idx
+        if que is not None:
+            queue_names[row] = que
+    codes, inverse = np.unique(col["queue"][order], return_inverse=True)
+    names = np.array([rec.queue_name(int(c)) for c in codes], dtype=object)[inverse.reshape(-1)]
+    for row, name in queue_names.items():
+        names[row] = name
+    has_label = any(o[1] is not None for o in objects)
+    columns: dict[str, Any] = {"kind": pd.array(_KIND_NAMES[col["kind"][order]], dtype="str")}
+    for name in ("t_ns", "pid", "worker", "epoch", "batch", "index"):
+        columns[name] = col[name][order]
+    columns["queue"] = pd.array(names, dtype="str")
+    columns["nbytes"] = col["nbytes"][order]
+    columns["label"] = pd.Series(label.tolist()).array if has_label else label
+    columns["length"] = col["length"][order]
+    columns["detail"] = pd.array(detail, dtype="str")
+    for k in range(4):
+        columns[f"arg{k}"] = col[f"arg{k}"][order]
+    columns["indices"] = index_lists
+    frame = pd.DataFrame(columns)
+    start = int(frame["t_ns"].iloc[0]) if len(frame) else 0
+    frame["t_s"] = (frame["t_ns"] - start) / 1e9
     return frame
 
 

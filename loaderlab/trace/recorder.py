@@ -18,13 +18,14 @@ from ..engine.loader import DataLoader
 from . import torch_recorder as tr
 from ..engine.interrupt import RunGuard, UnsentResult
 from .payload import PayloadProbe
-from .frame import EVENT_COLUMNS, events_frame, loader_settings  # noqa: F401 (public names of recording)
+from ..engine.records import RecordTracer
+from .frame import EVENT_COLUMNS, events_frame, loader_settings, tracer_frame  # noqa: F401 (public names of recording)
 from .result import Run, to_frame
 from .session import UnsentBatchError, record_session
 
 def _record_torch(loader, epochs: int, max_batches: int | None, consumer, sample_info) -> pd.DataFrame:
     """``record`` for a stock torch DataLoader: iterate a traced clone (see torch_recorder)."""
-    tracer = ev.ListTracer(sample_info)
+    tracer = RecordTracer(sample_info)
     channel = tr.EventChannel(loader, tracer)
     dial = tr.EpochDial()
     clone = tr.traced_clone(loader, tracer, channel.queue, dial)
@@ -57,7 +58,7 @@ def _record_torch(loader, epochs: int, max_batches: int | None, consumer, sample
         channel.close()
         tr.set_process_tracer(ev.NULL_TRACER)
     settings = {**loader_settings(loader), "recorded_from": "torch.utils.data.DataLoader"}
-    return to_frame(Run(events_frame(tracer.snapshot()), loader=settings, epochs=epochs))
+    return to_frame(Run(tracer_frame(tracer), loader=settings, epochs=epochs))
 
 
 def record(loader: DataLoader, epochs: int = 1, *, max_batches: int | None = None,

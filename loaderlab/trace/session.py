@@ -23,12 +23,11 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
-import pandas as pd
-
 from ..engine import events as ev
 from ..engine.interrupt import RunGuard, RunStopped, UnsentResult
 from ..engine.memory import MemorySampler
-from .frame import events_frame, loader_settings
+from ..engine.records import RecordTracer, detailed
+from .frame import loader_settings, tracer_frame
 from .result import Run
 
 STACKS_WAIT_S = 1.5  # how long a stopped run waits for its workers' stacks before shutting them down
@@ -49,8 +48,8 @@ class Recording:
     stopped_at_ns: int | None = None  # when the stop was noticed (time.monotonic_ns)
 
 
-class SessionTracer(ev.ListTracer):
-    """A ListTracer that carries the guard, notices unsendable batches and counts arriving stacks."""
+class SessionTracer(RecordTracer):
+    """A RecordTracer that carries the guard, notices unsendable batches and counts arriving stacks."""
 
     def __init__(self, sample_info=None, guard: RunGuard | None = None) -> None:
         super().__init__(sample_info)
@@ -58,17 +57,15 @@ class SessionTracer(ev.ListTracer):
         self.stacks_from: set[int] = set()
         self._stacks = threading.Condition()
 
-    def emit_records(self, records: list) -> None:
+    def emit_records(self, records: Any) -> None:
         super().emit_records(records)
-        for r in records:
-            if type(r) is not ev.Event:
-                continue
-            if r.kind == ev.STACK:
+        for kind, worker, batch, cause, detail in detailed(records):
+            if kind == ev.STACK:
                 with self._stacks:
-                    self.stacks_from.add(r.worker)
+                    self.stacks_from.add(worker)
                     self._stacks.notify_all()
-            elif r.kind == ev.ERROR and self.guard is not None and r.arg0 == ev.CAUSE_UNSENT:
-                self.guard.stop(UnsentResult(r.worker, r.batch, r.detail))
+            elif kind == ev.ERROR and self.guard is not None and cause == ev.CAUSE_UNSENT:
+                self.guard.stop(UnsentResult(worker, batch, detail))
 
     def wait_for_stacks(self, workers: set[int], timeout: float) -> None:
         with self._stacks:
@@ -140,5 +137,5 @@ def record_session(loader, epochs: int = 1, *, max_batches: int | None = None,
         if loader.persistent_workers:
             loader.release_persistent_workers()
         loader.tracer = previous
-    run = Run(events_frame(tracer.snapshot()), loader=loader_settings(loader), epochs=epochs)
+    run = Run(tracer_frame(tracer), loader=loader_settings(loader), epochs=epochs)
     return Recording(run, error, stopped, stopped_at)

@@ -32,7 +32,7 @@ from ..engine.fetch import traced_fetch
 from ..engine.messages import Stop
 from ..engine.worker import WorkerTracer
 
-_tracer: ev.Tracer = ev.NULL_TRACER  # this process's tracer: main's ListTracer, or a worker's WorkerTracer
+_tracer: ev.Tracer = ev.NULL_TRACER  # this process's tracer: main's RecordTracer, or a worker's WorkerTracer
 _current = (0, ev.NO_BATCH)  # (epoch, batch) being fetched in this process, for the collate events
 _epoch = 0  # this process's epoch where no index batch says it: the recorder's (main), or a worker's start epoch
 
@@ -228,7 +228,7 @@ class EpochDial:
             part.epoch = epoch
 
 
-def traced_clone(loader: torch.utils.data.DataLoader, tracer: ev.ListTracer, event_queue,
+def traced_clone(loader: torch.utils.data.DataLoader, tracer: ev.Tracer, event_queue,
                  dial: EpochDial) -> torch.utils.data.DataLoader:
     """A torch DataLoader equal to ``loader`` but for the wrappers above; ``dial`` gets the parts that
     must know which epoch runs."""
@@ -257,7 +257,7 @@ def traced_clone(loader: torch.utils.data.DataLoader, tracer: ev.ListTracer, eve
 class EventChannel:
     """The worker → main event queue and the thread that empties it into the main tracer."""
 
-    def __init__(self, loader: torch.utils.data.DataLoader, tracer: ev.ListTracer) -> None:
+    def __init__(self, loader: torch.utils.data.DataLoader, tracer: ev.Tracer) -> None:
         from ..engine.multi import _collect_events
 
         ctx = loader.multiprocessing_context or torch.multiprocessing

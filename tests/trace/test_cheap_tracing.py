@@ -1,0 +1,98 @@
+"""The cheap tracer (``loaderlab.engine.records``) records into arrays and builds its table with numpy at the
+end; the table must be the one the event-object path builds for the same records, row for row."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+import torch
+
+from loaderlab import DataLoader
+from loaderlab.engine import events as ev
+from loaderlab.engine.records import RecordTracer
+from loaderlab.trace.frame import events_frame, tracer_frame
+from loaderlab.trace.live import LiveView
+from tests.helpers.datasets import FailingDataset, GetItemsDataset, MapDataset, RangeIterable
+
+
+def label_of(index, sample):
+    return (None if index % 3 == 0 else int(index) % 4), int(index) + 1
+
+
+def both(loader, sample_info=None, epochs=1, expect_error=False) -> tuple[pd.DataFrame, pd.DataFrame]:
+    tracer = loader.tracer = RecordTracer(sample_info)
+    for _ in range(epochs):
+        try:
+            for _batch in loader:
+                pass
+        except Exception:
+            if not expect_error:
+                raise
+    if loader.persistent_workers:
+        loader.release_persistent_workers()  # its workers exit and flush: every event is in before we read
+    return tracer_frame(tracer), events_frame(tracer.snapshot())
+
+
+CASES = {
+    "main process": lambda: DataLoader(MapDataset(11), batch_size=3),
+    "two workers, two epochs": lambda: DataLoader(MapDataset(11), batch_size=3, num_workers=2,
+                                                  persistent_workers=True),
+    "__getitems__": lambda: DataLoader(GetItemsDataset(9), batch_size=4, num_workers=1),
+    "iterable": lambda: DataLoader(RangeIterable(5), batch_size=2, num_workers=2),
+    "no batching": lambda: DataLoader(MapDataset(5), batch_size=None, pin_memory=True),
+}
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_the_array_table_is_the_event_table(case):
+    built, reference = both(CASES[case](), sample_info=label_of, epochs=2)
+    assert len(built) > 20
+    pd.testing.assert_frame_equal(built, reference, check_exact=True)
+
+
+def test_failed_samples_and_labels_survive():
+    built, reference = both(DataLoader(FailingDataset(12, fail_at=5), batch_size=4), sample_info=label_of,
+                            expect_error=True)
+    pd.testing.assert_frame_equal(built, reference, check_exact=True)
+    failed = built[(built.kind == ev.FETCH_END) & (built.arg0 == 0)]
+    assert failed["index"].tolist() == [5] and failed["detail"].tolist() == ["ValueError"]
+    assert built.loc[(built.kind == ev.FETCH_END) & (built["index"] == 4), "label"].tolist() == [0.0]
+
+
+def test_without_a_hook_labels_stay_none():
+    built, reference = both(DataLoader(MapDataset(6), batch_size=2, num_workers=1))
+    pd.testing.assert_frame_equal(built, reference, check_exact=True)
+    assert built["label"].isna().all() and built["label"].dtype == object
+
+
+def test_the_live_view_counts_what_arrives():
+    loader = DataLoader(MapDataset(12), batch_size=3, num_workers=2)
+    tracer = loader.tracer = RecordTracer()
+    view = LiveView()
+    view.attach(tracer)
+    it = iter(loader)
+    next(it)
+    first = view.snapshot()
+    assert first.batches == 1
+    for _ in it:
+        pass
+    loader.tracer = ev.NULL_TRACER
+    del it
+    last = view.snapshot()
+    frame = tracer_frame(tracer)
+    assert last.batches == 4 and last.events == len(frame) + _repeats(tracer)
+    assert {w.worker for w in last.workers} == {0, 1}
+
+
+def _repeats(tracer) -> int:
+    """Fetch rows sent twice (a slow sample reported early): the view counts arrivals, the table dedups."""
+    return len(events_frame([e for e in tracer.snapshot()])) - len(tracer_frame(tracer))
+
+
+def test_an_int_like_index_and_a_failing_emit_value_do_not_break_the_record():
+    tracer = RecordTracer()
+    tracer.emit_fetches(0, 0, 0, [torch.tensor(3), 10, 20])
+    tracer.emit(ev.ERROR, -1, 0, detail="x", arg0=2**70)  # out of int64: stored as -1, the record stays whole
+    frame = tracer_frame(tracer)
+    assert frame["index"].tolist() == [3, 3, -1]
+    assert frame.loc[frame.kind == ev.ERROR, "arg0"].tolist() == [-1]

@@ -1,0 +1,38 @@
+"""``report --json``: summary, bottleneck, findings (with batch/worker/index) and replayed suggestions."""
+
+from __future__ import annotations
+
+import json
+
+from loaderlab.cli import main as cli_main
+from loaderlab.trace.io import save_trace
+from tests.trace.planted import record_cause
+
+
+def test_the_json_report_of_a_straggler_run(tmp_path, capsys):
+    path = tmp_path / "straggler.json"
+    save_trace(record_cause("straggler"), str(path))
+    cli_main(["report", str(path), "--json"])
+    doc = json.loads(capsys.readouterr().out)
+    assert set(doc) >= {"summary", "bottleneck", "findings", "suggestions"}
+    assert {"batches", "samples", "wall_s", "wait_share"} <= set(doc["summary"])
+    assert doc["summary"]["batches"] == 32 and doc["summary"]["samples"] == 256
+    bottleneck = doc["bottleneck"]
+    assert bottleneck["kind"] == "straggler" and bottleneck["index"] in (40, 120, 200)
+    assert bottleneck["lost_s"] > 0.3 and "slow samples" in bottleneck["text"]
+    slow = [f for f in doc["findings"] if f["kind"] == "straggler"]
+    assert slow and slow[0]["severity"] in ("info", "warning", "error")
+    assert slow[0]["index"] in (40, 120, 200) and slow[0]["batch"] == slow[0]["index"] // 8 and "worker" in slow[0]
+    assert doc["suggestions"], "a straggler run has a replayed fix"
+    best = doc["suggestions"][0]
+    assert set(best) >= {"change", "speedup", "text"} and best["speedup"] >= 1.05
+    assert [s["speedup"] for s in doc["suggestions"]] == sorted((s["speedup"] for s in doc["suggestions"]), reverse=True)
+
+
+def test_the_text_report_leads_with_the_verdict(tmp_path, capsys):
+    path = tmp_path / "ipc.json"
+    save_trace(record_cause("ipc"), str(path))
+    cli_main(["report", str(path), "--no-replay", "--lang", "ko"])
+    out = capsys.readouterr().out
+    assert out.index("[ipc]") < out.index("처리량:")  # the verdict before the numbers
+    assert "프로세스 사이에 배치를 옮기는 일이 느린 부분입니다" in out

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pandas as pd
 
 from .stays import DEPTH_COLUMNS, queue_depths  # noqa: F401  (re-exported: analysis imports it from here)
@@ -27,32 +28,36 @@ CAPPED_COLUMNS = ["pid", "worker", "epoch", "start_s", "end_s"]
 
 def intervals_where(series: pd.DataFrame, test, end: float) -> list[tuple[float, float]]:
     """Intervals over which a step series (``t_s, depth``; the depth holds until the next row, the last
-    until ``end``) passes ``test``; touching intervals are merged."""
-    t, d = series["t_s"].to_list(), series["depth"].to_list()
-    out = []
-    for i, depth in enumerate(d):
-        hi = t[i + 1] if i + 1 < len(t) else end
-        if test(depth) and hi > t[i]:
-            if out and out[-1][1] == t[i]:
-                out[-1] = (out[-1][0], hi)
-            else:
-                out.append((t[i], hi))
-    return out
+    until ``end``) passes ``test`` (given the depths as an array); touching intervals are merged."""
+    t, d = series["t_s"].to_numpy(dtype=float), series["depth"].to_numpy()
+    if not len(t):
+        return []
+    hi = np.r_[t[1:], end]
+    keep = np.asarray(test(d), dtype=bool) & (hi > t)
+    lo, hi = t[keep], hi[keep]
+    if not len(lo):
+        return []
+    new = np.r_[True, hi[:-1] != lo[1:]]  # an interval that does not start where the one before ended
+    last = np.r_[new[1:], True]
+    return list(zip(lo[new].tolist(), hi[last].tolist()))
 
 
 def _intersect(a: list[tuple[float, float]], b: list[tuple[float, float]]) -> list[tuple[float, float]]:
-    """Intersection of two sorted lists of disjoint intervals."""
-    i = j = 0
-    out = []
-    while i < len(a) and j < len(b):
-        lo, hi = max(a[i][0], b[j][0]), min(a[i][1], b[j][1])
-        if hi > lo:
-            out.append((lo, hi))
-        if a[i][1] < b[j][1]:
-            i += 1
-        else:
-            j += 1
-    return out
+    """Intersection of two sorted lists of disjoint intervals: one piece per overlapping pair.
+
+    A sweep over both lists' edges: a piece is where both cover; at one time, ends come before starts, so
+    intervals that only touch make no piece and pieces that touch stay apart."""
+    if not a or not b:
+        return []
+    edges = np.array([*a, *b], dtype=float)
+    at = np.r_[edges[:, 0], edges[:, 1]]
+    step = np.r_[np.ones(len(edges)), -np.ones(len(edges))]
+    order = np.lexsort((step, at))  # ends (-1) first at equal times
+    at, depth = at[order], np.cumsum(step[order])
+    both = np.flatnonzero(depth[:-1] == 2)
+    lo, hi = at[both], at[both + 1]
+    keep = hi > lo
+    return list(zip(lo[keep].tolist(), hi[keep].tolist()))
 
 
 def capped_idle(frame: pd.DataFrame, *, procs: pd.DataFrame | None = None, tasks: pd.DataFrame | None = None,

@@ -112,3 +112,53 @@ def test_a_table_with_attrs_is_normal_without_a_copy(traces):
     out = normal(frame)
     assert not out.attrs and frame.attrs  # the caller's table keeps its own
     assert np.shares_memory(out["t_ns"].to_numpy(), frame["t_ns"].to_numpy())
+
+
+def old_intervals_where(series: pd.DataFrame, test, end: float) -> list[tuple[float, float]]:
+    t, d = series["t_s"].to_list(), series["depth"].to_list()
+    out = []
+    for i, depth in enumerate(d):
+        hi = t[i + 1] if i + 1 < len(t) else end
+        if test(depth) and hi > t[i]:
+            if out and out[-1][1] == t[i]:
+                out[-1] = (out[-1][0], hi)
+            else:
+                out.append((t[i], hi))
+    return out
+
+
+def old_intersect(a: list[tuple[float, float]], b: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    i = j = 0
+    out = []
+    while i < len(a) and j < len(b):
+        lo, hi = max(a[i][0], b[j][0]), min(a[i][1], b[j][1])
+        if hi > lo:
+            out.append((lo, hi))
+        if a[i][1] < b[j][1]:
+            i += 1
+        else:
+            j += 1
+    return out
+
+
+def test_interval_sweeps_equal_the_loops_on_random_steps_and_intervals():
+    from loaderlab.trace import utilisation as u
+
+    rng = np.random.default_rng(0)
+    for _ in range(2000):
+        n = int(rng.integers(0, 12))
+        t = np.sort(rng.choice([0.0, 1.0, 1.0, 2.0, 3.0, 3.0, 4.0, 5.0, 6.0], n))  # repeated times too
+        series = pd.DataFrame({"t_s": t, "depth": rng.integers(0, 4, n)})
+        end = (t[-1] if n else 0.0) + float(rng.integers(0, 3))
+        for test in (lambda d: d >= 2, lambda d: d == 0):
+            assert u.intervals_where(series, test, end) == old_intervals_where(series, test, end)
+
+        def intervals():
+            points = np.sort(rng.choice(20, int(rng.choice([0, 2, 4, 6, 8])), replace=False)).astype(float)
+            out = list(zip(points[::2].tolist(), points[1::2].tolist()))
+            if out and rng.random() < 0.3:
+                out.append((out[-1][1], out[-1][1] + 1.0))  # touching its neighbour
+            return out
+
+        a, b = intervals(), intervals()
+        assert u._intersect(a, b) == old_intersect(a, b)

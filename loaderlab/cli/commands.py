@@ -54,6 +54,7 @@ class _Progress:
 def cmd_record(args: argparse.Namespace) -> None:
     from ..trace.io import save_trace
     from ..trace.recorder import record
+    from ..trace.sample_guess import SampleGuess
 
     folder = os.path.dirname(os.path.abspath(args.output))
     if not os.path.isdir(folder):  # checked first: a long recording should not be lost to a typo
@@ -64,7 +65,9 @@ def cmd_record(args: argparse.Namespace) -> None:
     loader = make_loader(factory, name)
     progress = _Progress(loader, args.batches, args.epochs)
     try:
-        frame = record(loader, args.epochs, max_batches=args.batches, consumer=progress)
+        # Labels and lengths read from what the dataset returns, for the label and padding findings.
+        frame = record(loader, args.epochs, max_batches=args.batches, consumer=progress,
+                       sample_info=SampleGuess(getattr(args, "label", None)))
     except Exception as exc:
         raise UserError(f"recording {name} failed after {progress.count} batches: {exception_line(exc)}") from None
     finally:

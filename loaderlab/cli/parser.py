@@ -104,6 +104,9 @@ def build_parser() -> argparse.ArgumentParser:
                              "(or FACTORY()) builds each rank's DataLoader (default: one process, FACTORY())")
     record.add_argument("--no-set-epoch", dest="set_epoch", action="store_false",
                         help="with --world-size: do not call sampler.set_epoch(epoch) before each epoch")
+    record.add_argument("--label", metavar="KEY", default=None,
+                        help="where each sample keeps its class, when the guess is wrong: a dict key, or a position "
+                             "as digits (default: the second item of a tuple, or a label/labels/target/y key)")
 
     report = commands.add_parser(
         "report", help="print a plain-text summary of a trace and what it suggests", formatter_class=raw,

@@ -145,9 +145,11 @@ TEXTS = {
     },
     "finding.class_imbalance": {
         "en": "Epoch {epoch}: label {minority} is {minority_share:.1%} of the samples and label "
-            "{majority} {majority_share:.1%} ({ratio:.0f}:1).",
+            "{majority} {majority_share:.1%} ({ratio:.0f}:1); {batches_without} of the {batches} batches "
+            "have no label {minority}.",
         "ko": "에폭 {epoch}: 샘플 중 레이블 {minority}의 비율은 {minority_share:.1%}, 레이블 "
-            "{majority}의 비율은 {majority_share:.1%}입니다({ratio:.0f}:1).",
+            "{majority}의 비율은 {majority_share:.1%}입니다({ratio:.0f}:1). 배치 {batches}개 중 "
+            "{batches_without}개에는 레이블 {minority}가 없습니다.",
     },
     "finding.share_drift": {
         "en": "Epoch {epoch}: label {label} is {share:.1%} of the samples, intended {intended:.1%} "

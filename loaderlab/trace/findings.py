@@ -181,9 +181,13 @@ def label_findings(frame: pd.DataFrame, labels=None, intended=None) -> list[Find
             lo, hi = g["share"].idxmin(), g["share"].idxmax()  # .at keeps labels' types (a row would upcast)
             ratio = g.at[hi, "share"] / g.at[lo, "share"] if g.at[lo, "share"] > 0 else math.inf
             if ratio >= IMBALANCE_RATIO:
+                batches = audit.per_batch[audit.per_batch["epoch"] == epoch]
+                with_rare = batches[batches["label"] == g.at[lo, "label"]]["batch"].nunique()
+                total = int(batches["batch"].nunique())
                 out.append(finding(kinds.CLASS_IMBALANCE, "warning", epoch=epoch, minority=g.at[lo, "label"],
                                    minority_share=g.at[lo, "share"], majority=g.at[hi, "label"],
-                                   majority_share=g.at[hi, "share"], ratio=ratio))
+                                   majority_share=g.at[hi, "share"], ratio=ratio, batches=total,
+                                   batches_without=total - int(with_rare)))
     for r in audit.coverage[audit.coverage["repeats"] > 0].itertuples():
         top = audit.repeated[audit.repeated["epoch"] == r.epoch].iloc[0]
         known = r.dataset_len == r.dataset_len

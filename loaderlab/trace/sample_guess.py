@@ -1,0 +1,78 @@
+"""Reading a sample's label and length from what a dataset returns, for loaders LoaderLab did not build.
+
+Twin of nothing in torch. The label and padding audits (:mod:`.audits`) need each sample's class and
+length; LoaderLab's own workloads say them through ``record(..., sample_info=)``, a stock loader cannot. A
+:class:`SampleGuess` is that ``sample_info`` for any dataset of the common shapes:
+
+- the label: an ``(input, label, ...)`` tuple or list's second item, or a dict's ``label``, ``labels``,
+  ``target`` or ``y`` entry (the first present) — when it is one value (an int, a string, a 0-d tensor or
+  a one-element tensor); ``label_key`` names it instead (a dict key, or a position as digits);
+- the length: the first tensor with at least one dimension (other than the label): its first dimension,
+  the one a padding collate pads.
+
+None / -1 when the sample has no such part. It runs in the workers, so it is a top-level class; it never
+raises (a guess that fails is no label). Knows torch's tensors, nothing of pandas, plotly or streamlit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import torch
+
+LABEL_KEYS = ("label", "labels", "target", "y")
+
+
+def _one_value(value: Any) -> Any:
+    if isinstance(value, torch.Tensor):
+        return value.item() if value.numel() == 1 else None
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, (int, str)):
+        return value
+    if isinstance(value, float):
+        return int(value) if value.is_integer() else value
+    if hasattr(value, "item") and getattr(value, "size", 0) == 1:  # a numpy scalar
+        return value.item()
+    return None
+
+
+def _first_length(parts: Sequence[Any]) -> int:
+    for part in parts:
+        if isinstance(part, torch.Tensor) and part.dim() >= 1:
+            return int(part.shape[0])
+    return -1
+
+
+class SampleGuess:
+    """``sample_info(index, sample) -> (label, length)`` read from the sample (see the module docstring)."""
+
+    def __init__(self, label_key: str | None = None) -> None:
+        self.label_key = label_key
+
+    def _label_place(self, sample: Any) -> Any:
+        """The key (or position) of the label in ``sample``, None if it has none."""
+        if isinstance(sample, Mapping):
+            if self.label_key is not None:
+                return self.label_key if self.label_key in sample else None
+            return next((k for k in LABEL_KEYS if k in sample), None)
+        if isinstance(sample, (tuple, list)):
+            if self.label_key is not None:
+                return int(self.label_key) if self.label_key.isdigit() and int(self.label_key) < len(sample) else None
+            return 1 if len(sample) >= 2 else None
+        return None
+
+    def __call__(self, index: Any, sample: Any) -> tuple[Any, int]:
+        try:
+            place = self._label_place(sample)
+            label = None if place is None else _one_value(sample[place])
+            if isinstance(sample, Mapping):
+                rest = [v for k, v in sample.items() if k != place]
+            elif isinstance(sample, (tuple, list)):
+                rest = [v for i, v in enumerate(sample) if i != place]
+            else:
+                rest = [sample]
+            return label, _first_length(rest)
+        except Exception:  # a guess, never a failure of the user's run
+            return None, -1

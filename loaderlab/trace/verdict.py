@@ -27,7 +27,6 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-import pandas as pd
 
 from ..engine import loader as engine_loader
 from . import finding_texts

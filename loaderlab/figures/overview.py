@@ -20,6 +20,7 @@ from .style import fit_axes, margin
 
 MAX_LABELS = 9  # more labels than this are drawn as the largest ones plus one "other" area (ImageNet has 1,000)
 HEAT_ROW_PX = 28  # per worker
+ROW_GAP_PX = 45  # between rows: room for the next row's title above it
 BUSY_SCALE = [[0.0, "#f7fbff"], [0.5, "#6baed6"], [1.0, "#08306b"]]  # idle pale, busy dark (fetch's blue)
 WINDOW_COLOUR = "rgba(255, 193, 7, 0.25)"  # drawn over the heatmap (which is opaque), so see-through
 WINDOW_LINE = "#b8860b"
@@ -80,7 +81,7 @@ def _label_areas(labels: pd.DataFrame, other_name: str, label_name: str, hover: 
         word = other_name if other else label_name.format(label=first[key])
         out.append(go.Scatter(x=x, y=mine.to_numpy(), name=word, stackgroup="labels", mode="lines",
                               line=dict(width=0.5, color=OTHER_COLOUR if other else LABEL_COLOURS[i % 9]),
-                              legendgroup="labels", hovertemplate=hover + "<extra>%{fullData.name}</extra>"))
+                              hovertemplate=hover + "<extra>%{fullData.name}</extra>"))
     return out
 
 
@@ -101,7 +102,8 @@ def overview_figure(busy: pd.DataFrame, depths: pd.DataFrame, labels: pd.DataFra
     if not parts:
         return fit_axes(go.Figure(layout=dict(height=120, xaxis_title=x_title, margin=margin())))
     heights = [p[2] for p in parts]
-    fig = make_subplots(rows=len(parts), cols=1, shared_xaxes=True, vertical_spacing=0.06,
+    gaps = ROW_GAP_PX * (len(parts) - 1)
+    fig = make_subplots(rows=len(parts), cols=1, shared_xaxes=True, vertical_spacing=ROW_GAP_PX / (sum(heights) + gaps),
                         subplot_titles=[p[0] for p in parts], row_heights=[h / sum(heights) for h in heights])
     row = 1
     if len(busy):
@@ -123,6 +125,6 @@ def overview_figure(busy: pd.DataFrame, depths: pd.DataFrame, labels: pd.DataFra
     for note in fig.layout.annotations:  # subplot titles at the left, small
         note.update(x=0, xanchor="left", font=dict(size=13))
     fig.update_xaxes(title_text=x_title, row=len(parts), col=1)
-    fig.update_layout(height=sum(heights) + 120, margin=margin(t=40), legend=dict(orientation="h", y=-0.12,
-                                                                                   yanchor="top", x=0))
+    fig.update_layout(height=sum(heights) + gaps + 130, margin=margin(t=40),
+                      legend=dict(orientation="h", y=-0.1, yanchor="top", x=0, traceorder="normal"))
     return fit_axes(fig)

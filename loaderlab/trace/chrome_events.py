@@ -19,6 +19,8 @@ import pandas as pd
 from ..engine import events as ev
 
 MAIN_PID = 1
+CATEGORY = "loaderlab"
+PH_SPAN, PH_INSTANT, PH_SIDE = 0, 1, 2  # an output event: a span, an instant, or text made by chrome.py (rare ones)
 PIN_TID = 1_000_000  # tids must differ from every pid used: importers treat a tid seen under two pids as one thread
 
 # begin kind → (end kind, span name, what pairs a begin with its end besides the track)

@@ -11,7 +11,7 @@ Knows nothing of plotly or streamlit.
 from __future__ import annotations
 
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 import pandas as pd
 import torch
@@ -19,6 +19,7 @@ import torch.distributed as dist
 
 from ..engine.loader import DataLoader
 from ..trace.ranks import WORLD_SIZES, check_world_size, record_ranks
+from ..trace.result import as_run, to_frame
 from . import sources
 from .datasets import TableDataset, Workload, label_and_length
 
@@ -85,9 +86,9 @@ class SyncStep:
 
 
 def run(config: DistConfig, *, timeout_s: float = 60.0) -> pd.DataFrame:
-    """Record ``config``'s ranks; the merged trace (``rank`` column) with the config in ``attrs["config"]``."""
+    """Record ``config``'s ranks: the merged trace (``rank`` column) as :func:`record_ranks` returns it, its
+    run (:func:`loaderlab.trace.result.as_run`) carrying ``config`` too."""
     frame = record_ranks(RankLoader(config), config.world_size, config.epochs, set_epoch=config.set_epoch,
                          consumer=SyncStep(config.step_ms / 1000), sample_info=label_and_length,
                          timeout_s=timeout_s)
-    frame.attrs["config"] = asdict(config)
-    return frame
+    return to_frame(replace(as_run(frame), config=asdict(config)))

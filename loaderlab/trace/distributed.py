@@ -23,6 +23,7 @@ import pandas as pd
 
 from ..engine import events as ev
 from . import analysis, kinds
+from .result import as_run, metadata
 from .tables import batch_indices, rows
 
 ASSIGNMENT_COLUMNS = ("epoch", "rank", "position", "global_position", "batch", "index", "label", "padded")
@@ -44,7 +45,7 @@ def world_size(frame: pd.DataFrame) -> int:
     if "rank" not in frame.columns:
         raise ValueError("this trace has no rank column; record it with record_ranks() or "
                          "`python -m loaderlab record ... --world-size N`")
-    return int(frame.attrs.get("world_size") or (frame["rank"].max() + 1 if len(frame) else 0))
+    return int(as_run(frame).extra.get("world_size") or (frame["rank"].max() + 1 if len(frame) else 0))
 
 
 def by_rank(frame: pd.DataFrame) -> dict[int, pd.DataFrame]:
@@ -54,7 +55,7 @@ def by_rank(frame: pd.DataFrame) -> dict[int, pd.DataFrame]:
 
 
 def dataset_len(frame: pd.DataFrame) -> int | None:
-    return (frame.attrs.get("loader") or {}).get("dataset_len")
+    return as_run(frame).loader.get("dataset_len")
 
 
 def _plain_label(label: Any) -> Any:
@@ -97,7 +98,7 @@ def assignments(frame: pd.DataFrame) -> pd.DataFrame:
     for column in ("epoch", "rank", "position", "global_position", "batch", "index"):
         out[column] = out[column].astype("int64")
     out = out[list(ASSIGNMENT_COLUMNS)]
-    out.attrs = dict(frame.attrs)  # the tables below take a trace or this table: they read the settings
+    out.attrs = metadata(as_run(frame))  # the tables below take a trace or this table: its run's metadata
     return out
 
 
@@ -190,7 +191,7 @@ def order_repeats(frame: pd.DataFrame) -> pd.DataFrame:
 
 def shuffled(frame: pd.DataFrame) -> bool | None:
     """Whether the ranks' DistributedSamplers shuffle (None when the trace does not say)."""
-    samplers = [s for s in frame.attrs.get("samplers") or [] if s]
+    samplers = [s for s in as_run(frame).extra.get("samplers") or [] if s]
     return bool(samplers[0]["shuffle"]) if samplers else None
 
 
@@ -231,9 +232,9 @@ def rank_throughput(frame: pd.DataFrame) -> pd.DataFrame:
 def rank_spans(frame: pd.DataFrame) -> pd.DataFrame:
     """:func:`loaderlab.trace.analysis.spans` of every rank, with a ``rank`` column (one clock for all)."""
     parts = []
+    run = as_run(frame)
     for rank, part in by_rank(frame).items():
-        part.attrs = dict(frame.attrs)
-        parts.append(analysis.spans(part).assign(rank=rank))
+        parts.append(analysis.spans(run.with_events(part)).assign(rank=rank))  # the rank's events, the settings
     return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
 
 

@@ -26,6 +26,7 @@ import torch.utils.data
 from ..engine.loader import DataLoader
 from .io import save_trace
 from .recorder import record
+from .result import Run, as_run, to_frame
 
 HOST = "127.0.0.1"
 RENDEZVOUS_TIMEOUT_S = 120.0  # the longest a rank waits for the others (store, group, collectives)
@@ -111,9 +112,8 @@ def record_rank(loader: Any, job: RankJob) -> pd.DataFrame:
         frames.append(frame)
     merged = pd.concat(frames, ignore_index=True).sort_values("t_ns", kind="stable").reset_index(drop=True)
     merged["t_s"] = (merged["t_ns"] - merged["t_ns"].iloc[0]) / 1e9 if len(merged) else merged["t_s"]
-    merged.attrs = {"loader": frames[0].attrs.get("loader"), "epochs": job.epochs,
-                    "sampler": sampler_settings(sampler)}
-    return merged
+    return to_frame(Run(merged, loader=as_run(frames[0]).loader, epochs=job.epochs,
+                        extra={"sampler": sampler_settings(sampler)}))
 
 
 def _port(job: RankJob, timeout_s: float) -> int:

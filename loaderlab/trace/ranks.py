@@ -31,6 +31,7 @@ import psutil
 import torch.multiprocessing as tmp
 
 from .io import load_trace
+from .result import Run, as_run, to_frame
 from .rank_process import RankFailure, RankJob, failure_path, rank_main, trace_path
 
 WORLD_SIZES = (2, 3, 4)
@@ -122,16 +123,17 @@ def _join(context: Any, folder: str, timeout_s: float) -> None:
 
 def merge_rank_frames(frames: list[pd.DataFrame]) -> pd.DataFrame:
     """Rank traces → one table sorted by ``t_ns`` (one clock for every process), ``t_s`` from the first
-    event of any rank, and a ``rank`` column (the last). attrs: rank 0's ``loader`` settings, ``epochs``,
-    ``world_size`` and each rank's DistributedSampler settings in ``samplers``."""
+    event of any rank, and a ``rank`` column (the last). Its run (:func:`~.result.as_run`; ``attrs`` in the
+    file): rank 0's ``loader`` settings and ``epochs``, and in ``extra`` the ``world_size`` and each rank's
+    DistributedSampler settings in ``samplers``."""
     parts = [f.assign(rank=rank) for rank, f in enumerate(frames)]
     merged = pd.concat(parts, ignore_index=True).sort_values("t_ns", kind="stable").reset_index(drop=True)
     start = int(merged["t_ns"].iloc[0]) if len(merged) else 0
     merged["t_s"] = (merged["t_ns"] - start) / 1e9
     merged["rank"] = merged["rank"].astype("int64")
-    merged.attrs = {"loader": frames[0].attrs.get("loader"), "epochs": frames[0].attrs.get("epochs"),
-                    "world_size": len(frames), "samplers": [f.attrs.get("sampler") or {} for f in frames]}
-    return merged
+    runs = [as_run(f) for f in frames]
+    return to_frame(Run(merged, loader=runs[0].loader, epochs=runs[0].epochs,
+                        extra={"world_size": len(frames), "samplers": [r.extra.get("sampler") or {} for r in runs]}))
 
 
 def check_world_size(world_size: Any) -> None:

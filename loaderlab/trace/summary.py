@@ -40,7 +40,7 @@ from ..engine import events as ev
 from .analysis import LoopWait, loop_wait, main_wait, throughput, worker_utilisation
 from .payload import recorded_payload
 from .stays import queue_depths, queue_stays
-from .result import as_run
+from .result import Run, as_run
 from .tables import hand_overs, main_pid, normal, pair, rows, settings
 
 STAGE_NAMES = ("fetch", "collate", "move", "pin", "reorder", "step", "startup")
@@ -226,13 +226,9 @@ def _payload(frame: pd.DataFrame, f: pd.DataFrame) -> Payload:
     return Payload(tensors=float(probe.get("tensors", math.nan)), nbytes=nbytes)
 
 
-def _with_settings(f: pd.DataFrame, found: dict) -> pd.DataFrame:
-    """The normalised table with the settings beside it, as the utilisation tables read them."""
-    if not found:
-        return f
-    out = f.copy(deep=False)
-    out.attrs = {"loader": found}
-    return out
+def _with_settings(f: pd.DataFrame, found: dict) -> pd.DataFrame | Run:
+    """The normalised table as a run with its settings, as the utilisation tables read them."""
+    return Run(f, loader=found) if found else f
 
 
 def summarise(frame: Any) -> RunSummary:

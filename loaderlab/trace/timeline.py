@@ -82,17 +82,21 @@ def _blamed(spans: pd.DataFrame, findings: list) -> pd.Series:
 
 
 def timeline_spans(frame: pd.DataFrame, findings: Iterable = (), *, spans: pd.DataFrame | None = None,
-                   max_spans: int | None = None) -> pd.DataFrame:
+                   max_spans: int | None = None, capped: pd.DataFrame | None = None) -> pd.DataFrame:
     """``analysis.spans(frame)`` (or ``spans``, if at hand), cut to its first ``max_spans`` rows, with each
     worker's idle spans split into ``idle`` and :data:`CAPPED_IDLE` pieces, and a :data:`MARK` column
     saying which spans ``findings`` of :data:`MARKED_KINDS` blame (NaN for the others).
 
     Without the ``prefetch_factor * num_workers`` cap (no workers, or no loader settings) idle stays whole.
+    ``capped``: :func:`~.utilisation.capped_idle` of the same run, if already at hand.
     """
     spans = all_spans(frame) if spans is None else spans
     if max_spans is not None:
         spans = spans.head(max_spans)
-    if (spans["stage"] == "idle").any():
+    if capped is not None:
+        if len(capped):
+            spans = split_idle(spans, capped)
+    elif (spans["stage"] == "idle").any():
         f = normal(frame)
         procs = worker_processes(f)
         tasks = worker_tasks(f, procs=procs)

@@ -89,14 +89,15 @@ def capped_idle(frame: pd.DataFrame, *, procs: pd.DataFrame | None = None, tasks
     return pd.DataFrame(out, columns=CAPPED_COLUMNS)
 
 
-def worker_utilisation(frame: pd.DataFrame) -> pd.DataFrame:
+def worker_utilisation(frame: pd.DataFrame, *, capped: pd.DataFrame | None = None) -> pd.DataFrame:
     """Per worker process: how its life split between start-up, work and waiting.
 
     Columns: ``pid, worker, epoch, startup_s`` (``worker_start`` → ``worker_ready``), ``lifetime_s``
     (ready → exit), ``busy_s`` (holding a task), ``idle_s``, ``capped_idle_s`` (the :func:`capped_idle`
     seconds: idle with an empty index queue while the outstanding tasks were at the
     ``prefetch_factor * num_workers`` cap; NaN when the cap is unknown), ``busy_fraction`` and
-    ``capped_idle_fraction`` (both of the lifetime).
+    ``capped_idle_fraction`` (both of the lifetime). ``capped``: :func:`capped_idle` of the same run, if
+    already at hand (a page that also draws it computes it once).
     """
     f = normal(frame)
     procs = worker_processes(f)
@@ -105,7 +106,7 @@ def worker_utilisation(frame: pd.DataFrame) -> pd.DataFrame:
     known = not math.isnan(prefetch_cap(frame))
     capped_s: dict[int, float] = {}
     if known:
-        c = capped_idle(frame, procs=procs, tasks=tasks, idle=idle)
+        c = capped_idle(frame, procs=procs, tasks=tasks, idle=idle) if capped is None else capped
         for pid, a, b in zip(c["pid"], c["start_s"], c["end_s"]):
             capped_s[pid] = capped_s.get(pid, 0) + (b - a)
     out = []

@@ -21,6 +21,7 @@ from ..scenarios.run import RunConfig, run
 from ..trace import analysis, kinds
 from ..trace.findings import all_findings
 from ..trace.timeline import MARKED_KINDS, timeline_spans
+from ..trace.utilisation import capped_idle
 from .language import page_setup
 from .live_run import outcome as recorded
 from .outcome import show_warnings
@@ -95,8 +96,9 @@ def views(config: RunConfig, lang: str) -> Views:
                           columns=STALL_COLUMNS)
     spans = analysis.spans(frame)
     total = len(spans)
-    spans = timeline_spans(frame, found, spans=spans, max_spans=MAX_SPANS)
-    tp, util = analysis.throughput(frame), analysis.worker_utilisation(frame)
+    capped = capped_idle(frame)  # one set of capped-idle seconds: drawn in the Gantt, summed in the busy share
+    spans = timeline_spans(frame, found, spans=spans, max_spans=MAX_SPANS, capped=capped)
+    tp, util = analysis.throughput(frame), analysis.worker_utilisation(frame, capped=capped)
     duration = tp["duration_s"].sum()
     return Views(spans=spans, total_spans=total, stalls=stalls,
                  verdicts=[f.text(lang) for f in findings if f.kind in VERDICTS],

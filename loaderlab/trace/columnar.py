@@ -277,20 +277,32 @@ def read_columnar_bytes(data: bytes, name: str = "the trace") -> tuple[pd.DataFr
             batches.append(batch)
     if cut_short or not data.endswith(_END_OF_STREAM):  # a writer that never closed: killed, or crashed
         meta["cut_short"] = True
-    table = pa.Table.from_batches(batches, schema=schema)
     try:
-        frame = pd.DataFrame({p["name"]: _decode(p, table.column(p["name"]), base) for p in plans},
-                             columns=[p["name"] for p in plans])
+        frame = _frame(plans, schema, batches, base)
     except (KeyError, ValueError, TypeError, pa.ArrowException):
         raise TraceFileError(f"{name} has columns that do not match its own notes; the file was damaged — "
                              f"record the trace again.") from None
-    if any(p["encoding"] == "t_s" for p in plans) and "t_ns" in frame.columns:
-        t_s = frame["t_s"].to_numpy(copy=True)
-        fill = _null_mask(table.column("t_s"))
-        if base is not None and fill.any():
-            t_s[fill] = (frame["t_ns"].to_numpy()[fill] - base) / 1e9
-        frame["t_s"] = t_s
     return frame, meta
+
+
+def _frame(plans: list[dict], schema: pa.Schema, batches: list[pa.RecordBatch], base: int | None) -> pd.DataFrame:
+    """The batches' columns decoded one at a time, each column's Arrow buffers let go once it is decoded
+    (a 10 M-event table would otherwise be in memory twice, as Arrow and as pandas)."""
+    columns = {}
+    for p in plans:
+        i = schema.get_field_index(p["name"])
+        columns[p["name"]] = pa.chunked_array([b.column(i) for b in batches], type=schema.field(i).type)
+    batches.clear()
+    derived = _null_mask(columns["t_s"]) if any(p["encoding"] == "t_s" for p in plans) else None
+    decoded = {}
+    for p in plans:
+        decoded[p["name"]] = _decode(p, columns.pop(p["name"]), base)
+    frame = pd.DataFrame(decoded, columns=[p["name"] for p in plans], copy=False)
+    if derived is not None and base is not None and "t_ns" in frame.columns and derived.any():
+        t_s = frame["t_s"].to_numpy(copy=True)
+        t_s[derived] = (frame["t_ns"].to_numpy()[derived] - base) / 1e9
+        frame["t_s"] = t_s
+    return frame
 
 
 def _null_mask(column: pa.ChunkedArray) -> np.ndarray:

@@ -25,7 +25,7 @@ moment, and `run` exits with the script's status.
 
 Each loader is named after the variable it was assigned to (train_loader, or
 loader0, loader1...) and its file:line; pick one in report/export with --loader.
-Under torchrun, -o names a folder with one file per rank (rank0.jsonl...);
+Under torchrun, -o names a folder with one file per rank (rank0.lltrace...);
 `report FOLDER` reads them as one multi-rank trace.
 
 While it runs, `python -m loaderlab stacks PID` prints where the job and each of
@@ -63,11 +63,11 @@ def add_parsers(commands: Any, raw: type) -> None:
         description=RUN_HELP,
         epilog="examples:\n  python -m loaderlab run train.py --epochs 3\n"
                "  python -m loaderlab run -o val_trace -m mypackage.train --config c.yaml\n"
-               "  torchrun --nproc-per-node 2 -m loaderlab run -o trace train.py   # trace/rank0.jsonl, rank1.jsonl\n"
-               "  python -m loaderlab report trace.jsonl --loader train_loader\n")
+               "  torchrun --nproc-per-node 2 -m loaderlab run -o trace train.py   # trace/rank0.lltrace, rank1.lltrace\n"
+               "  python -m loaderlab report trace.lltrace --loader train_loader\n")
     run.add_argument("-o", "--output", default="trace", metavar="TRACE",
-                     help="where to write the trace (default: trace, written as trace.jsonl; under torchrun a "
-                          "folder trace/ with rank0.jsonl, rank1.jsonl...)")
+                     help="where to write the trace (default: trace, written as trace.lltrace; under torchrun a "
+                          "folder trace/ with rank0.lltrace, rank1.lltrace...)")
     run.add_argument("script", nargs="*", metavar="SCRIPT.py [ARGS]", help="the script and its own arguments")
 
     stacks = commands.add_parser(
@@ -82,8 +82,8 @@ def add_parsers(commands: Any, raw: type) -> None:
         "merge", help="merge the rank files of a torchrun job into one trace file", formatter_class=raw,
         description="Read traces written by `run` under torchrun (files, a folder or a glob) and\n"
                     "write them as one multi-rank trace file.",
-        epilog="example:\n  python -m loaderlab merge all_ranks.jsonl trace/\n")
-    merge.add_argument("output", metavar="OUT.jsonl", help="the merged trace to write")
+        epilog="example:\n  python -m loaderlab merge all_ranks.lltrace trace/\n")
+    merge.add_argument("output", metavar="OUT.lltrace", help="the merged trace to write")
     merge.add_argument("inputs", nargs="+", metavar="IN", help="rank trace files, a folder of them, or a glob")
 
 
@@ -139,7 +139,7 @@ def cmd_stacks(args: argparse.Namespace) -> None:
 
 def cmd_merge(args: argparse.Namespace) -> None:
     from ..jobs.read import files, load_one, merge
-    from ..jobs.stream_format import JsonLinesSink
+    from ..trace.columnar import TraceWriter
     from ..trace.io import TraceFileError
 
     try:
@@ -154,9 +154,8 @@ def cmd_merge(args: argparse.Namespace) -> None:
     except TraceFileError as exc:
         raise UserError(str(exc)) from None
     try:
-        sink = JsonLinesSink(args.output, {k: v for k, v in merged.attrs.items()})
-        sink.write_frame(merged.drop(columns=["t_s"]))
-        sink.close()
+        with TraceWriter(args.output, dict(merged.attrs)) as sink:
+            sink.write_frame(merged.drop(columns=["t_s"]))
     except OSError as exc:
         raise UserError(f"cannot write {args.output} ({exc.strerror or exc}); check the folder exists and is writable") from None
     print(f"wrote {args.output}: {len(merged)} events from {merged.attrs['world_size']} ranks. "

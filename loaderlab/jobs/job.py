@@ -20,7 +20,7 @@ from typing import Any, Callable
 from . import patch, stacks
 from .script import EXIT_TERMINATED, Target, Terminated, run_target
 from .stream import StreamWriter
-from .stream_format import EXTENSION
+from ..trace.io import COLUMNAR_SUFFIX as EXTENSION
 from .terminate import TermWatch, children_as_python_would
 from .traced import LoaderTrace
 
@@ -39,7 +39,7 @@ def rank_env() -> tuple[int, int]:
 
 
 def output_path(output: str, rank: int, world: int) -> str:
-    """``trace`` → ``trace.jsonl``; under torchrun ``trace`` (or ``trace.jsonl``) → ``trace/rank{R}.jsonl``."""
+    """``trace`` → ``trace.lltrace``; under torchrun ``trace`` (or ``trace.lltrace``) → ``trace/rank{R}.lltrace``."""
     stem, ext = os.path.splitext(output)
     if world > 1:
         folder = stem if ext == EXTENSION else output
@@ -78,6 +78,8 @@ class Job:
         earlier = [lt for lt in self.loaders if lt.name == owner.name]
         if earlier:  # the same line made it again (a loader per epoch): its epochs go on from there
             owner.epochs = earlier[-1].epochs
+        if not self.loaders:  # readers that know one loader per trace (the dashboard) see the first one's
+            self.writer.set_meta("loader", owner.settings)
         self.loaders.append(owner)
         self.writer.add(owner)
         self.writer.set_meta("loaders", self.describe_loaders())
@@ -172,6 +174,7 @@ class Job:
             except Exception as exc:  # noqa: BLE001 - one loader's trouble must not lose the others' trace
                 sys.stderr.write(f"loaderlab: stopping {lt.name}'s workers: {type(exc).__name__}: {exc}\n")
         self.writer.set_meta("loaders", self.describe_loaders())
+        self.writer.set_meta("epochs", max((lt.epochs for lt in self.loaders), default=0))
         self.writer.set_meta("exit_status", status)
         self.writer.set_meta("elapsed_s", round(time.monotonic() - self.started, 6))
         self.writer.close()

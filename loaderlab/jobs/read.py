@@ -1,6 +1,6 @@
 """Reading job traces back: one file, a folder of rank files, or a glob, as one table; and one loader of it.
 
-Twin of nothing in torch. A job trace (:mod:`.stream_format`) has a ``loader`` column (which of the script's
+Twin of nothing in torch. A job trace (a columnar ``.lltrace`` file, :mod:`loaderlab.trace.columnar`) has a ``loader`` column (which of the script's
 DataLoaders each event belongs to) and its metadata (``job``, ``loaders``) in ``frame.attrs``. Several rank
 files become one multi-rank trace with a ``rank`` column (:func:`loaderlab.trace.ranks.merge_rank_frames`),
 ordered by the rank each file names. :func:`select_loader` keeps one loader's events and gives the frame the
@@ -17,9 +17,10 @@ from typing import Any
 
 import pandas as pd
 
+from ..trace import columnar
 from ..trace.frame import EVENT_COLUMNS
+from ..trace.io import COLUMNAR_SUFFIX as EXTENSION
 from ..trace.io import TraceFileError, load_trace
-from .stream_format import EXTENSION, is_stream, read_stream
 
 LOADER = "loader"  # the column naming each event's DataLoader
 
@@ -45,13 +46,14 @@ def load_one(path: str) -> pd.DataFrame:
             head = f.read(64)
     except OSError:
         return load_trace(path)  # its own sentence for a missing or unreadable file
-    if not is_stream(head):
+    if not columnar.is_columnar(head):
         return load_trace(path)
     try:
-        frame, meta = read_stream(path)
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise TraceFileError(f"{path} cannot be read as a LoaderLab job trace ({exc}); was it written by "
-                             f"`python -m loaderlab run`?") from None
+        frame, meta = columnar.read_columnar(path)
+    except OSError as exc:
+        raise TraceFileError(f"{path} cannot be read ({exc.strerror or exc}); check its permissions.") from None
+    if "job" not in meta:  # a columnar trace written by record or save_trace
+        return load_trace(path)
     if frame.empty:
         frame = pd.DataFrame({c: pd.Series(dtype="int64" if c not in ("kind", "queue", "detail", "label", LOADER)
                                            else object) for c in (*EVENT_COLUMNS[:-1], LOADER)})

@@ -2,8 +2,9 @@
 
 Twin of nothing in torch. A background thread drains each traced loader's tracer (only it removes, and only
 from the front, so the loop's ``emit`` takes no lock), expands the records into events, tags them with the
-loader's name and appends them to the trace file; the ``stream_format`` sink keeps every chunk that was
-written whole, so a job killed outright loses at most what arrived after the last flush. Repeated fetch
+loader's name and appends them to the trace file (:class:`loaderlab.trace.columnar.TraceWriter`: a file
+cut off mid-write reads up to its last whole chunk), so a job killed outright loses at most what arrived
+after the last flush. Repeated fetch
 records (a worker reports a slow sample before its batch ends; the batch's final record repeats it) are
 written once. Knows the event vocabulary and pandas; nothing of the script (:mod:`.job`), plotly or streamlit.
 """
@@ -19,7 +20,7 @@ import pandas as pd
 
 from ..engine import events as ev
 from ..trace.frame import events_frame
-from .stream_format import open_sink
+from ..trace.columnar import TraceWriter
 
 FLUSH_EVERY_S = 0.5  # how much of a job a SIGKILL can lose (plus a worker's own 0.02 s buffer)
 RECENT_BATCHES = 256  # batches whose fetch records are remembered to drop repeats
@@ -74,7 +75,7 @@ class StreamWriter:
     def __init__(self, path: str, meta: dict[str, Any], every_s: float = FLUSH_EVERY_S,
                  on_flush: Callable[["StreamWriter"], None] | None = None) -> None:
         self.path = path
-        self.sink = open_sink(path, meta)
+        self.sink = TraceWriter(path, meta)
         self.sources: list = []
         self.events = 0
         self.every_s, self.on_flush = every_s, on_flush

@@ -65,7 +65,7 @@ def test_the_script_sees_the_batches_torch_gives_and_its_own_argv_path_and_statu
 
 def test_each_loader_is_named_by_its_variable_and_site(jobs):
     folder, results = jobs
-    frame = load_any(str(folder / "fidelity_trace.jsonl"))
+    frame = load_any(str(folder / "fidelity_trace.lltrace"))
     assert loader_names(frame) == ["train_loader", "val_loader"]
     loaders = frame.attrs["loaders"]
     line = next(n for n, text in enumerate(scripts.FIDELITY.splitlines(), 1) if text.strip().startswith("train_loader ="))
@@ -79,7 +79,7 @@ def test_each_loader_is_named_by_its_variable_and_site(jobs):
     # the `break`: one batch handed out, and its loop body closed when the iterator was let go
     assert (val["kind"] == "batch_yield").sum() == 1 and (val["kind"] == "consumer_end").sum() == 1
     assert (val["kind"] == "epoch_end").sum() == 0
-    assert "loaderlab: wrote fidelity_trace.jsonl: " in results["fidelity"].stderr
+    assert "loaderlab: wrote fidelity_trace.lltrace: " in results["fidelity"].stderr
     assert "(train_loader 16 batches, val_loader 1 batches), exit status 3" in results["fidelity"].stderr
 
 
@@ -90,7 +90,7 @@ def test_a_crash_prints_the_traceback_exits_1_and_leaves_the_trace_so_far(jobs):
     assert "Traceback (most recent call last)" in crash.stderr and "ValueError: loss is nan at step 5" in crash.stderr
     line = next(n for n, text in enumerate(scripts.CRASH.splitlines(), 1) if "raise ValueError" in text)
     assert crash.stderr.startswith(f'Traceback (most recent call last):\n  File "crash.py", line {line}, in <module>')
-    frame = load_any(str(folder / "crash_trace.jsonl"))
+    frame = load_any(str(folder / "crash_trace.lltrace"))
     assert (frame["kind"] == "batch_yield").sum() == 6
     assert frame.attrs["exit_status"] == 1
 
@@ -106,7 +106,7 @@ def test_a_script_without_a_dataloader_says_so_and_keeps_its_status(jobs):
 def test_two_loaders_alive_at_once_are_traced_apart(jobs):
     folder, results = jobs
     assert results["two"].returncode == 0, results["two"].stderr
-    frame = load_any(str(folder / "two_trace.jsonl"))
+    frame = load_any(str(folder / "two_trace.lltrace"))
     assert loader_names(frame) == ["images", "labels"]
     for name, workers in (("images", {0, 1}), ("labels", {0})):
         part = select_loader(frame, name)
@@ -119,14 +119,14 @@ def test_a_loader_made_inside_a_worker_runs_untraced(jobs):
     folder, results = jobs
     assert results["nested"].returncode == 0, results["nested"].stderr
     assert "nested ok 96" in results["nested"].stdout
-    assert loader_names(load_any(str(folder / "nested_trace.jsonl"))) == ["outer"]
+    assert loader_names(load_any(str(folder / "nested_trace.lltrace"))) == ["outer"]
 
 
 def test_a_script_that_forks_its_own_process_traces_only_its_own_loaders(jobs):
     folder, results = jobs
     assert results["forks"].returncode == 0, results["forks"].stderr
     assert "forked ok 0" in results["forks"].stdout
-    assert loader_names(load_any(str(folder / "forks_trace.jsonl"))) == ["main_loader"]
+    assert loader_names(load_any(str(folder / "forks_trace.lltrace"))) == ["main_loader"]
 
 
 def test_a_forgotten_set_epoch_shows_as_the_same_order(jobs):
@@ -134,7 +134,7 @@ def test_a_forgotten_set_epoch_shows_as_the_same_order(jobs):
     kinds = {}
     for key in ("forgot", "called"):
         assert results[key].returncode == 0, results[key].stderr
-        frame = select_loader(load_any(str(folder / f"{key}_trace.jsonl")), "loader")
+        frame = select_loader(load_any(str(folder / f"{key}_trace.lltrace")), "loader")
         kinds[key] = {f.kind for f in all_findings(frame)}
         begins = frame[frame["kind"] == "epoch_begin"]["detail"].tolist()
         assert begins == (["sampler.epoch=0", "sampler.epoch=0"] if key == "forgot"
@@ -144,15 +144,15 @@ def test_a_forgotten_set_epoch_shows_as_the_same_order(jobs):
 
 def test_report_and_export_pick_a_loader(jobs):
     folder, _ = jobs
-    report = cli(folder, "report", "two_trace.jsonl")
+    report = cli(folder, "report", "two_trace.lltrace")
     assert report.returncode == 0 and "=== images (" in report.stdout and "=== labels (" in report.stdout
-    one = cli(folder, "report", "two_trace.jsonl", "--loader", "labels")
+    one = cli(folder, "report", "two_trace.lltrace", "--loader", "labels")
     assert one.returncode == 0 and "===" not in one.stdout and "num_workers=1" in one.stdout
-    wrong = cli(folder, "report", "two_trace.jsonl", "--loader", "nope")
+    wrong = cli(folder, "report", "two_trace.lltrace", "--loader", "nope")
     assert wrong.returncode == 2 and "no loader named 'nope'; its loaders: images, labels" in wrong.stderr
-    both = cli(folder, "export", "two_trace.jsonl", "--chrome", "x.json")
+    both = cli(folder, "export", "two_trace.lltrace", "--chrome", "x.json")
     assert both.returncode == 2 and "--loader NAME" in both.stderr
-    chrome = cli(folder, "export", "two_trace.jsonl", "--loader", "images", "--chrome", "images.json")
+    chrome = cli(folder, "export", "two_trace.lltrace", "--loader", "images", "--chrome", "images.json")
     assert chrome.returncode == 0 and json.loads((folder / "images.json").read_text())
 
 

@@ -43,7 +43,7 @@ def test_ctrl_c_and_sigterm_end_the_script_its_finally_runs_and_the_trace_is_who
         assert "KeyboardInterrupt" in err
     gone, alive = psutil.wait_procs(workers, timeout=WAIT_S)
     assert not alive
-    frame = load_any(str(tmp_path / "trace.jsonl"))
+    frame = load_any(str(tmp_path / "trace.lltrace"))
     assert (frame["kind"] == "batch_yield").sum() >= 20
     assert frame.attrs["exit_status"] == status
     assert (frame["kind"] == "worker_exit").sum() >= 2  # the workers' last words arrived before the file closed
@@ -64,9 +64,9 @@ def test_sigkill_loses_at_most_the_last_flush(tmp_path: Path):
         job.kill()
         job.communicate()
     assert job.returncode == -signal.SIGKILL
-    frame = load_any(str(tmp_path / "trace.jsonl"))
+    frame = load_any(str(tmp_path / "trace.lltrace"))
     assert len(frame) >= written  # everything flushed before the kill is readable
-    assert "exit_status" not in frame.attrs  # the job never closed it
+    assert "exit_status" not in frame.attrs and frame.attrs["cut_short"]  # the job never closed it
     # torch's workers notice their parent is gone (they check every 5 s) and exit
     gone, alive = psutil.wait_procs(workers, timeout=WAIT_S)
     assert not alive
@@ -83,5 +83,5 @@ def test_sigterm_ends_a_job_blocked_in_c_and_keeps_its_trace(tmp_path: Path):
         job.kill()
     assert job.returncode == 143
     assert "SIGTERM while the script was blocked outside Python" in err
-    frame = load_any(str(tmp_path / "trace.jsonl"))
+    frame = load_any(str(tmp_path / "trace.lltrace"))
     assert (frame["kind"] == "batch_yield").sum() == 2 and frame.attrs["exit_status"] == 143

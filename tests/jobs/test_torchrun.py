@@ -32,8 +32,8 @@ def ddp_job(tmp_path_factory):
 def test_each_rank_writes_its_own_file_and_the_folder_reads_as_one_trace(ddp_job):
     folder, job = ddp_job
     assert job.returncode == 0, job.stderr
-    assert sorted(p.name for p in (folder / "trace").iterdir()) == ["rank0.jsonl", "rank1.jsonl"]
-    for path in (folder / "trace", folder / "trace" / "rank*.jsonl"):  # a folder or a glob
+    assert sorted(p.name for p in (folder / "trace").iterdir()) == ["rank0.lltrace", "rank1.lltrace"]
+    for path in (folder / "trace", folder / "trace" / "rank*.lltrace"):  # a folder or a glob
         frame = select_loader(load_any(str(path)), "train_loader")
         assert sorted(frame["rank"].unique()) == [0, 1]
         assert dd.world_size(frame) == 2
@@ -48,9 +48,9 @@ def test_report_of_the_folder_and_merge_into_one_file(ddp_job):
     assert report.returncode == 0, report.stderr
     assert "Rank 0:" in report.stdout and "Rank 1:" in report.stdout
     assert "same_order_every_epoch" in report.stdout.split("Across the 2 ranks:")[1]
-    merged = cli(folder, "merge", "all.jsonl", "trace")
+    merged = cli(folder, "merge", "all.lltrace", "trace")
     assert merged.returncode == 0 and "from 2 ranks" in merged.stdout, merged.stderr
-    one, both = load_any(str(folder / "all.jsonl")), load_any(str(folder / "trace"))
+    one, both = load_any(str(folder / "all.lltrace")), load_any(str(folder / "trace"))
     assert one[["kind", "t_ns", "rank", "loader"]].equals(both[["kind", "t_ns", "rank", "loader"]])
-    twice = cli(folder, "merge", "again.jsonl", "trace/rank0.jsonl", "trace/rank0.jsonl")
+    twice = cli(folder, "merge", "again.lltrace", "trace/rank0.lltrace", "trace/rank0.lltrace")
     assert twice.returncode == 2 and "same rank" in twice.stderr

@@ -53,7 +53,7 @@ def test_a_pin_thread_that_takes_the_time_is_the_verdict(traces):
     """The pin stage is skipped without an accelerator, so a real CPU run's pin spans are stretched to
     20 ms each (the rule, not the engine, is under test here)."""
     with pytest.warns(UserWarning, match="no accelerator"):
-        frame = record_cause("ipc", pin_memory=True, dataset=Tiny(400))
+        frame = record_cause("ipc", pin_memory=True, dataset=Tiny(1600))
     ends = frame["kind"] == "pin_end"
     begins = frame[frame["kind"] == "pin_begin"].set_index(["epoch", "batch"])["t_ns"]
     keys = list(zip(frame.loc[ends, "epoch"], frame.loc[ends, "batch"]))

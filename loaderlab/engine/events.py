@@ -176,7 +176,7 @@ class Tracer:
 
     enabled = False
     sample_info = None  # optional top-level callable (index, sample) -> (label, length), run per sample
-    inflight = None  # (epoch, batch, [index, t0, t1, …, index, t0]) of the batch being fetched, set by the fetcher
+    inflight = None  # (epoch, batch, [index, t0, t1, …, index, t0], labels, lengths) of the batch being fetched
     guard = None  # a recording's RunGuard (see .interrupt): the main process's waits check it; None = never stop
 
     def emit(self, kind: str, worker: int, epoch: int, batch: int = NO_BATCH, index: int = NO_BATCH, **fields: Any) -> None:

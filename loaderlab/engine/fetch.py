@@ -26,9 +26,9 @@ def traced_fetch(tracer: ev.Tracer, worker: int, get: Callable, indices: Iterabl
 
     The batch's samples go to the tracer once, at its end, as one flat list ``[index, t0, t1, …]``: per
     sample this costs two clock reads and three list appends, and no object that outlives the batch.
-    ``tracer.inflight`` is ``(epoch, batch, that list)`` while the batch is fetched: a sample in progress
-    is the list's trailing ``index, t0`` pair, so a worker's flusher can report a sample that is taking long
-    before it ends. With ``stop_on_exhaustion`` (iterable replicas) a ``StopIteration`` ends the batch early
+    ``tracer.inflight`` is ``(epoch, batch, that list, labels, lengths)`` while the batch is fetched: a
+    sample in progress is the list's trailing ``index, t0`` pair, so a worker's flusher can report a sample
+    that is taking long before it ends (with the batch's finished samples, labels included). With ``stop_on_exhaustion`` (iterable replicas) a ``StopIteration`` ends the batch early
     instead of propagating.
     """
     now, info = time.monotonic_ns, tracer.sample_info
@@ -38,7 +38,7 @@ def traced_fetch(tracer: ev.Tracer, worker: int, get: Callable, indices: Iterabl
         labels, lengths = [], []
     data: list = []
     append = spans.append
-    tracer.inflight = (epoch, batch, spans)
+    tracer.inflight = (epoch, batch, spans, labels, lengths)
     try:
         for i in indices:
             append(i)

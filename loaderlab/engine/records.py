@@ -199,9 +199,12 @@ def chunk_events(chunk: Chunk) -> list:
     return out
 
 
-def detailed(chunk: Chunk) -> list[tuple[str, int, int, int, str]]:
+def detailed(chunk: Any) -> list[tuple[str, int, int, int, str]]:
     """The chunk's records that carry free text (a stack, an error…): ``(kind, worker, batch, arg0, detail)``.
-    Only such records have objects, so a chunk without objects is skipped without a look at its records."""
+    Only such records have objects, so a chunk without objects is skipped without a look at its records.
+    (A list of Events, as an older sender ships, is read as it is.)"""
+    if not isinstance(chunk, Chunk):
+        return [(r.kind, r.worker, r.batch, r.arg0, r.detail) for r in chunk if type(r) is ev.Event and r.detail]
     if not chunk.objs:
         return []
     rows, out = _ints(chunk.rows), []

@@ -148,8 +148,12 @@ class WorkerTracer(RecordTracer):
         with self._send_lock:  # keeps chunks in order when the flusher and the loop flush at once
             rows, heads, samples, objs = self._cut()
             if report is not None:  # the slow sample's batch so far, then its fetch_begin
-                epoch, batch, done, index, t0 = report
-                heads += array("q", (self.pid, self.worker_id, epoch, batch, len(done) // 3, NO_REF)).tobytes()
+                epoch, batch, done, index, t0, done_labels = report
+                ref = NO_REF
+                if done_labels is not None:
+                    ref = next(self._ids)
+                    objs[ref] = done_labels
+                heads += array("q", (self.pid, self.worker_id, epoch, batch, len(done) // 3, ref)).tobytes()
                 samples += array("q", done).tobytes()
                 rows += array("q", (CODE[ev.FETCH_BEGIN], t0, self.pid, self.worker_id, epoch, batch, index,
                                     -1, 0, -1, 1, -1, -1, -1, NO_REF)).tobytes()
@@ -163,7 +167,7 @@ class WorkerTracer(RecordTracer):
             return None
         # The fetch's own epoch, not ``self.epoch``: whoever drives this tracer may not keep that current
         # (a stock torch worker never hears of epochs), and a report must match the batch's final samples.
-        epoch, batch, spans = inflight
+        epoch, batch, spans, labels, lengths = inflight
         n = len(spans)
         seen, self._seen = self._seen, (inflight, n)
         if n % 3 != 2 or seen is None or seen[0] is not inflight or seen[1] != n or (
@@ -174,8 +178,9 @@ class WorkerTracer(RecordTracer):
             index, t0, done = _as_int(spans[n - 2]), spans[n - 1], array("q", spans[:n - 2])
         except (TypeError, OverflowError, IndexError):  # an index that is not an int: report nothing early
             return None
-        # The batch's finished samples too: if the worker dies now, they are not lost with it.
-        return epoch, batch, done, index, t0
+        # The batch's finished samples too (with their labels): if the worker dies now, they are not lost.
+        done_labels = None if labels is None else (labels[:(n - 2) // 3], lengths[:(n - 2) // 3], None)
+        return epoch, batch, done, index, t0, done_labels
 
     def _flush_loop(self) -> None:
         while not self._stop.wait(FLUSH_INTERVAL_S):

@@ -96,3 +96,15 @@ def test_an_int_like_index_and_a_failing_emit_value_do_not_break_the_record():
     frame = tracer_frame(tracer)
     assert frame["index"].tolist() == [3, 3, -1]
     assert frame.loc[frame.kind == ev.ERROR, "arg0"].tolist() == [-1]
+
+
+def test_a_list_of_events_from_an_older_sender_is_read_too():
+    from loaderlab.engine.records import detailed
+
+    events = [ev.Event(ev.STACK, 5, 9, 0, 0, detail="File x"), ev.Event(ev.INDEX_GET, 6, 9, 0, 0, 1)]
+    tracer = RecordTracer()
+    tracer.emit_records(events + [ev.FetchSpans(9, 0, 0, 1, ((4, 7, 8, None, -1, ""),))])
+    assert detailed(events) == [(ev.STACK, 0, -1, -1, "File x")]
+    built = tracer_frame(tracer)
+    pd.testing.assert_frame_equal(built, events_frame(tracer.snapshot()), check_exact=True)
+    assert built["kind"].tolist() == [ev.STACK, ev.INDEX_GET, ev.FETCH_BEGIN, ev.FETCH_END]

@@ -84,7 +84,7 @@ def table_rows(frame: pd.DataFrame) -> Rows:
     lookup = np.r_[pd.Index(KINDS).get_indexer(uniques), -1]  # -1: a kind unknown here, or missing
     kind = lookup[np.where(codes >= 0, codes, len(uniques))].astype(np.int16)
     worker = f["worker"].to_numpy(np.int64)
-    tpid = np.where(worker < 0, MAIN_PID, worker + 2)
+    tpid = np.where(worker < 0, MAIN_PID, worker + 2).astype(np.int32)
     ttid = tpid.copy()
     if (worker >= 0).any():  # the pin thread of a multi-process loader runs beside main's loop: its own thread
         ttid[((kind == code(ev.PIN_BEGIN)) | (kind == code(ev.PIN_END))) & (tpid == MAIN_PID)] = PIN_TID

@@ -154,9 +154,11 @@ def _args_text(r: ce.Rows, rows: np.ndarray, begins: np.ndarray) -> pa.Array:
 
 def _value_texts(column: pd.Series, field: str) -> tuple[np.ndarray, np.ndarray]:
     """A str or label column → (a code per cell, each code's JSON text; "" where ``_args`` leaves it out)."""
-    values = column.to_numpy(dtype=object)
+    # a str column is factorized as it is (no Python string per cell); labels are objects already
+    values = column.to_numpy(dtype=object) if field == "label" else column
     codes, uniques = pd.factorize(values, use_na_sentinel=True)
-    texts = [_arg_json(u, field) for u in uniques]
+    codes = codes.astype(np.int32)
+    texts = [_arg_json(u, field) for u in np.asarray(uniques, dtype=object)]
     if field == "label" and len(uniques):  # 1, 1.0 and True factorize as one: tell them apart per cell
         if pd.api.types.infer_dtype(uniques, skipna=True) not in ("integer", "string", "floating", "boolean"):
             texts = pd.Series([_arg_json(v, field) for v in values])

@@ -5,8 +5,9 @@ Twin of nothing in torch (TensorFlow's input-pipeline analyzer says "input-bound
 order, with the numbers that decided it kept as the verdict's evidence:
 
 1. ``none``: fewer than :data:`MIN_BATCHES` batches, or no loop time at all: too short to say.
-2. ``startup``: the waits before each epoch's first batch (worker start-up) are at least
-   :data:`STARTUP_SHARE` of the loop's time (those waits + the later waits + the loop body).
+2. ``startup``: the waits before each epoch's first batch, as far as worker start-up explains them (at
+   most the epochs × the 90th-percentile start-up), are at least :data:`STARTUP_SHARE` of the loop's time
+   (those waits + the later waits + the loop body).
 3. ``consumer``: the loop waited at most :data:`LOADER_BOUND_SHARE` of its time (the one wait share,
    :func:`~loaderlab.trace.analysis.loop_wait`): the step is the slow part; the loader keeps up.
 4. ``main_process``: ``num_workers=0`` and the loop mostly waited: fetching inside the loop dominates.
@@ -83,10 +84,12 @@ def verdict(frame: Any, summary: RunSummary | None = None) -> Verdict:
               "step_ms": _ms(loop.consume_s / batches), "batches": s.batches, "wall_s": s.wall_s}
     if s.batches < MIN_BATCHES or total <= 0:
         return Verdict(NONE, NONE, {"batches": s.batches, "min_batches": MIN_BATCHES, "wall_s": s.wall_s})
-    if s.num_workers and loop.first_wait_s >= STARTUP_SHARE * total:
+    started = s.stage("startup")  # the first waits, as far as worker start-up explains them
+    startup_s = min(loop.first_wait_s, s.epochs * started.p90_s) if started.count else 0.0
+    if s.num_workers and startup_s >= STARTUP_SHARE * total:
         return Verdict(STARTUP, STARTUP, {**common, "first_s": loop.first_wait_s,
                                           "first_share": loop.first_wait_s / total, "epochs": s.epochs,
-                                          "startup_ms": _ms(s.stage("startup").p50_s)})
+                                          "startup_ms": _ms(started.p50_s)})
     if math.isnan(loop.share) or loop.share <= LOADER_BOUND_SHARE:
         return Verdict(CONSUMER, CONSUMER, {**common, "wait_ms": _ms(loop.wait_s / batches)})
     work_ms = _ms((s.stage("fetch").total_s + s.stage("collate").total_s) / batches)

@@ -108,3 +108,20 @@ def test_a_list_of_events_from_an_older_sender_is_read_too():
     built = tracer_frame(tracer)
     pd.testing.assert_frame_equal(built, events_frame(tracer.snapshot()), check_exact=True)
     assert built["kind"].tolist() == [ev.STACK, ev.INDEX_GET, ev.FETCH_BEGIN, ev.FETCH_END]
+
+
+def length_of(index, sample):
+    return int(index) % 5, int(sample.shape[0])
+
+
+def test_a_slow_sample_reported_early_keeps_its_batchs_labels():
+    from tests.trace.epoch_workload import SLOW_EVERY, VarLen, pad_collate
+
+    # index SLOW_EVERY (second of its batch) waits in __getitem__ until its worker reported it with index 99
+    loader = DataLoader(VarLen(SLOW_EVERY + 6), batch_size=3, num_workers=1, collate_fn=pad_collate)
+    built, reference = both(loader, sample_info=length_of)
+    pd.testing.assert_frame_equal(built, reference, check_exact=True)
+    ends = built[built.kind == ev.FETCH_END]
+    assert len(ends) == SLOW_EVERY + 6 and ends["label"].notna().all() and (ends["length"] > 0).all()
+    begins = built[built.kind == ev.FETCH_BEGIN]
+    assert begins.duplicated(["pid", "t_ns", "index"]).sum() == 0  # the report's copies were dropped

@@ -2,8 +2,8 @@
 
 Twin of nothing in torch; it draws the data-flow diagram in the comment of torch's ``dataloader.py``
 (sampler → ``index_queue`` → workers → ``worker_result_queue`` → pin thread → your loop) with one
-batch's measured times on it. Input: an events table as :func:`loaderlab.record` returns it (with
-``attrs["loader"]`` for the settings). Output: :func:`batch_journey` (where one batch was, when),
+batch's measured times on it. Input: a run (:class:`loaderlab.trace.result.Run`, whose ``loader`` gives
+the settings) or an events table as :func:`loaderlab.record` returns it. Output: :func:`batch_journey` (where one batch was, when),
 :func:`journey_notes` (one short line per stage, from templates passed in) and :func:`tour_figure`.
 Pure: knows the event vocabulary, pandas and plotly; knows nothing of streamlit, of how the run was made,
 or of any language (every word is an argument).

@@ -229,7 +229,8 @@ def from_details(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def loader_settings(loader) -> dict[str, Any]:
-    """The loader's arguments that shape a trace, as plain JSON-able values (kept in ``frame.attrs``)."""
+    """The loader's arguments that shape a trace, as plain JSON-able values (a run's ``Run.loader``; a trace
+    file's ``settings``)."""
     ctx = loader.multiprocessing_context
     return {
         "dataset": type(loader.dataset).__name__,

@@ -6,7 +6,8 @@ body per batch) to a temporary folder and runs it in interleaved rounds: ``pytho
 ``python -m loaderlab run train.py``, again and again, so drift in machine load hits both alike. The script
 times its own training loop (every epoch, from the first ``iter()`` to the last batch's loop body), which
 is what tracing can slow; the process's whole wall time (interpreter and torch start-up, writing the
-trace) is printed too. The median round counts. Knows nothing of pandas or streamlit.
+trace) is printed too. The median round counts; the best round of each is printed too (on a machine with
+other work running, the steadier of the two). Knows nothing of pandas or streamlit.
 """
 
 from __future__ import annotations
@@ -70,7 +71,9 @@ def main() -> None:
     for _ in range(args.rounds):
         plain.append(one(plain_cmd, folder))
         traced.append(one(run_cmd, folder))
-    events = sum(1 for _ in open(os.path.join(folder, "trace.lltrace")))  # lines: header, chunks, metadata
+    from loaderlab.jobs.read import load_any
+
+    events = len(load_any(os.path.join(folder, "trace.lltrace")))
     size = os.path.getsize(os.path.join(folder, "trace.lltrace"))
     loop_a, loop_b = (statistics.median(r[0] for r in rows) for rows in (plain, traced))
     wall_a, wall_b = (statistics.median(r[1] for r in rows) for rows in (plain, traced))
@@ -78,7 +81,11 @@ def main() -> None:
           f"num_workers={args.workers}; {args.rounds} interleaved rounds, medians")
     print(f"training loop  plain {loop_a:7.3f} s   run {loop_b:7.3f} s   overhead {100 * (loop_b / loop_a - 1):+5.1f} %")
     print(f"whole process  plain {wall_a:7.3f} s   run {wall_b:7.3f} s   overhead {100 * (wall_b / wall_a - 1):+5.1f} %")
-    print(f"trace: {size / 1e6:.1f} MB in {events} lines ({folder}/trace.lltrace)")
+    best_a, best_b = min(r[0] for r in plain), min(r[0] for r in traced)
+    print(f"training loop, best round  plain {best_a:7.3f} s   run {best_b:7.3f} s   overhead "
+          f"{100 * (best_b / best_a - 1):+5.1f} %  (steadier on a busy machine)")
+    print(f"trace: {events} events, {size / 1e6:.2f} MB ({folder}/trace.lltrace)")
+    print("rounds (loop s, plain/run): " + "  ".join(f"{a[0]:.3f}/{b[0]:.3f}" for a, b in zip(plain, traced)))
 
 
 if __name__ == "__main__":

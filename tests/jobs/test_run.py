@@ -19,6 +19,8 @@ from loaderlab.trace.findings import all_findings
 from tests.jobs import scripts
 from tests.jobs.runner import TIMEOUT_S, cli, env, run, write
 
+pytestmark = pytest.mark.slow  # each test starts Python with torch in a subprocess (seconds of CPU)
+
 JOBS = {
     "fidelity": ("fidelity.py", scripts.FIDELITY, ("traced.json", "3")),
     "crash": ("crash.py", scripts.CRASH, ()),

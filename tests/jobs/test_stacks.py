@@ -6,9 +6,13 @@ import signal
 from pathlib import Path
 
 import psutil
+import pytest
 
 from tests.jobs import scripts
 from tests.jobs.runner import cli, read_until, start, write
+
+
+pytestmark = pytest.mark.slow  # each test starts Python with torch in a subprocess (seconds of CPU)
 
 
 def test_stacks_names_the_stuck_worker_and_the_line_of_getitem(tmp_path: Path):

@@ -52,6 +52,8 @@ class PayloadProbe:
                 "nbytes": statistics.median(b for _, b in self.shapes), "batches": len(self.shapes)}
 
 
-def recorded_payload(frame: Any) -> dict[str, Any]:
-    """The payload a recording kept (``{}`` when none): the one place that reads where it is stored."""
-    return dict((getattr(frame, "attrs", None) or {}).get("payload") or {})
+def recorded_payload(trace: Any) -> dict[str, Any]:
+    """The payload a recording kept (``{}`` when none), from a run's ``extra`` (a bare table's ``attrs``)."""
+    from .result import as_run  # result knows pandas; this module's probe runs without it
+
+    return dict(as_run(trace).extra.get("payload") or {})

@@ -173,7 +173,7 @@ def measured_workload(trace: pd.DataFrame | Run) -> dict[str, Any]:
         "consume_s": _span_median(frame, "consumer_begin", "consumer_end", QUIET_STEP_QUANTILE),
         "sample_floats": max(1, int(sample_bytes // 4)),
         # Tensors per batch beyond the label and length the stand-in adds (default collate keeps the count).
-        "tensors": max(1, int(recorded_payload(frame).get("tensors", 3)) - 2),
+        "tensors": max(1, int(recorded_payload(trace).get("tensors", 3)) - 2),
         "startup_extra_s": startup_extra(frame),
         "in_workers": bool((frame[frame["kind"] == "collate_end"]["worker"] >= 0).any()),
     }

@@ -40,8 +40,8 @@ from ..engine import events as ev
 from .analysis import LoopWait, loop_wait, main_wait, throughput, worker_utilisation
 from .payload import recorded_payload
 from .stays import queue_depths, queue_stays
-from .result import Run, as_run
-from .tables import hand_overs, main_pid, normal, pair, rows, settings
+from .result import Run, as_run, events_of
+from .tables import hand_overs, main_pid, normal, pair, rows
 
 STAGE_NAMES = ("fetch", "collate", "move", "pin", "reorder", "step", "startup")
 QUEUE_COLUMNS = ["queue", "items", "depth_p50", "depth_p90", "depth_p99", "depth_max", "stay_p50_s",
@@ -49,20 +49,13 @@ QUEUE_COLUMNS = ["queue", "items", "depth_p50", "depth_p90", "depth_p99", "depth
 
 
 def events(trace: Any) -> pd.DataFrame:
-    """The events table of a trace: a bare table, or a run value holding one as ``.events``."""
-    return trace if isinstance(trace, pd.DataFrame) else trace.events
+    """The events table of a trace (a run, or a bare table)."""
+    return events_of(trace)
 
 
 def run_settings(trace: Any) -> dict:
-    """The loader settings a trace was recorded with (the one place the summary reads them from): a run
-    value's ``loader``, else the table's recorded settings."""
-    return dict(trace.loader) if not isinstance(trace, pd.DataFrame) else settings(trace)
-
-
-def _recorded_payload(trace: Any) -> dict:
-    if not isinstance(trace, pd.DataFrame):
-        return dict((getattr(trace, "extra", None) or {}).get("payload") or {})
-    return recorded_payload(trace)
+    """The loader settings a trace was recorded with (the one place the summary reads them from)."""
+    return dict(as_run(trace).loader)
 
 
 @dataclass(frozen=True)

@@ -58,3 +58,14 @@ def test_every_place_shows_the_same_wait_share(ipc_trace, tmp_path, capsys):
     cli_main(["report", str(path), "--json", "--no-replay"])
     doc = json.loads(capsys.readouterr().out)
     assert math.isclose(doc["summary"]["wait_share"], share, rel_tol=1e-9)
+
+
+def test_a_run_value_reads_as_its_table_does(ipc_trace):
+    """Pages hand the summary a Run (events, settings and extra apart): the same numbers, payload included."""
+    from loaderlab.trace.replay import measured_workload
+    from loaderlab.trace.result import as_run
+
+    run = as_run(ipc_trace)
+    a, b = summarise(ipc_trace), summarise(run)
+    assert (a.batches, a.wait_share, a.settings, a.payload) == (b.batches, b.wait_share, b.settings, b.payload)
+    assert measured_workload(run)["tensors"] == measured_workload(ipc_trace)["tensors"]

@@ -172,3 +172,18 @@ def test_a_module_that_fails_to_import_is_reported_like_python(tmp_path: Path):
     job = run(tmp_path, "-m", "broken_mod", "--lr", "3")
     assert job.returncode == 1
     assert "ModuleNotFoundError: No module named 'no_such_dependency_xyz'" in job.stderr
+
+
+def test_no_process_of_any_job_outlives_run(jobs):
+    import psutil
+
+    folder, _ = jobs
+    left = []
+    for p in psutil.process_iter(["pid", "cwd", "cmdline"]):
+        try:
+            if p.info["cwd"] == str(folder) and p.pid != psutil.Process().pid:
+                left.append(p)
+        except psutil.Error:
+            pass
+    _, alive = psutil.wait_procs(left, timeout=10)  # a worker still exiting has 10 s; none should be left
+    assert not [(p.pid, p.info["cmdline"]) for p in alive if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]

@@ -203,13 +203,14 @@ def _export_cuts(frame: Any, args: argparse.Namespace) -> dict:
 
 
 def _rate(frame: Any) -> tuple[float, str]:
-    """(batches per second, the loop's wait as the report and the pages word it) of a trace."""
-    from ..trace.analysis import SECONDS_SPEC, loop_wait
+    """(batches per second, the loop's wait as the report and the pages word it) of a trace, from its summary
+    (the one definition of both: the report's, the pages', the verdict's)."""
+    from ..trace.analysis import SECONDS_SPEC
+    from ..trace.summary import summarise
 
-    yields = frame[frame["kind"] == "batch_yield"]
-    seconds = float(frame["t_s"].iloc[-1]) if len(frame) else 0.0
-    loop = loop_wait(frame)  # one definition of waiting: the report's, the timelines page's, the verdict's
-    return (len(yields) / seconds if seconds else 0.0), f"{format(loop.wait_s, SECONDS_SPEC)} s ({loop.share_text()})"
+    found = summarise(frame)
+    rate = found.batches_per_s if found.batches_per_s == found.batches_per_s else 0.0
+    return rate, f"{format(found.loop.wait_s, SECONDS_SPEC)} s ({found.loop.share_text()})"
 
 
 def cmd_replay(args: argparse.Namespace) -> None:

@@ -482,7 +482,7 @@ TEXTS = {
         "en": plural(
             "cores",
             one="model: {num_workers} workers on this machine's {cores} core: the recorded sample time is "
-                "replayed as CPU work, at most {cores} samples at once, so workers beyond {cores} add no "
+                "replayed as CPU work, one sample at a time, so workers beyond {cores} add no "
                 "speed here. If that time was waiting (disk, network), replay with io_bound=True "
                 "(--io-bound).",
             other="model: {num_workers} workers on this machine's {cores} cores: the recorded sample time "

@@ -91,7 +91,7 @@ def test_workers_beyond_the_cores_share_them_and_the_result_says_so(even_trace, 
     assert fetches.t_ns.max() - fetches.t_ns.min() >= sum(measured_workload(even_trace)["cost_s"].values()) * 1e9
     assert set(out.loc[out.kind == "worker_ready", "worker"]) == {0, 1}  # both workers really ran
     note = model_note(out.attrs["replay_model"])
-    assert "2 workers on this machine's 1 core(s)" in note and "at most 1 samples at once" in note
+    assert "2 workers on this machine's 1 core:" in note and "one sample at a time" in note
 
 
 def test_a_sample_waits_for_a_free_core_slot():
@@ -115,7 +115,7 @@ def test_io_bound_lifts_the_cap_and_says_what_it_ignores(even_trace, one_core):
     out, _ = _replay_catching(even_trace, num_workers=2, io_bound=True)
     model = out.attrs["replay_model"]
     assert model["over_cores"] and not model["capped"] and model["io_bound"]
-    assert "does not compete for cores" in model_note(model) and "1 core(s)" in model_note(model)
+    assert "does not compete for cores" in model_note(model) and "this machine has 1 core." in model_note(model)
     with pytest.raises(TypeError, match="io_bound should be True or False"):
         loaderlab.replay(even_trace, num_workers=2, io_bound="yes")
 
@@ -156,4 +156,4 @@ def test_the_replay_command_prints_the_model_and_the_warning_once(even_trace, tm
                           preexec_fn=lambda: os.sched_setaffinity(0, {one}))
     assert done.returncode == 0, done.stderr
     assert done.stderr.count(WORKERS_WARNING) == 1
-    assert "model: 2 workers on this machine's 1 core(s)" in done.stdout and "--io-bound" in done.stdout
+    assert "model: 2 workers on this machine's 1 core:" in done.stdout and "--io-bound" in done.stdout

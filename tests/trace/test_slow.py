@@ -61,7 +61,7 @@ def test_every_200th_sample_slow_is_one_finding_with_its_count_and_cost(slow_s):
     # Every planted sample is counted (no silent "5 of 10"); on a busy machine a hiccup may add one more.
     assert planted <= set(ev["indices"]) and ev["count"] == len(ev["indices"])
     assert len(ev["worst"]) == slow.STRAGGLERS_LISTED and ev["more"] == ev["count"] - slow.STRAGGLERS_LISTED
-    assert found.message.startswith(f"{ev['count']} slow sample(s)")
+    assert found.message.startswith(f"{ev['count']} slow sample{'' if ev['count'] == 1 else 's'},")
     assert found.message.endswith(f", and {ev['more']} more.")
     assert {w["index"] for w in ev["worst"]} <= planted  # the worst are the planted ones, named fully
     for w in ev["worst"]:

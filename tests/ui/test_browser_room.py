@@ -84,7 +84,7 @@ def test_the_teacher_sees_the_rooms_answers_and_reveals_the_run(room_server):
             assert page.locator(".js-plotly-plot").count() == 0  # the run is held back
 
         teacher.wait_for_function(f"JSON.stringify(({BARS})()) === '[1,2,0]'", timeout=30_000)  # refreshes itself
-        teacher.get_by_text("3 answer(s) to lesson 1 so far").wait_for(timeout=10_000)
+        teacher.get_by_text("3 answers to lesson 1 so far").wait_for(timeout=10_000)
         teacher.screenshot(path=str(ARTIFACTS / "room_teacher.png"), full_page=True)
         teacher.get_by_role("button", name="Reveal the run to the room").click()
         teacher.get_by_text("Revealed: attendees who answered see the run now.").wait_for(timeout=30_000)

@@ -77,7 +77,7 @@ def test_the_room_counts_answers_and_holds_the_run_until_revealed(room_env):
         assert at.info[0].value == EN["room.sent"].format(code=code)
         assert not at.get("plotly_chart")  # the run is held back
     teacher.run()
-    assert "2 answer(s) to lesson 1 so far" in teacher.caption[1].value
+    assert "2 answers to lesson 1 so far" in teacher.caption[1].value
     bars = json.loads(teacher.get("plotly_chart")[0].proto.spec)["data"][0]
     assert bars["x"] == [2, 0, 0] and bars["text"] == ["2 (100%)", "0 (0%)", "0 (0%)"]
     teacher.button(key="room_reveal").click().run()

@@ -7,22 +7,31 @@ module draws them with streamlit. Replaying takes seconds (it runs the loader ag
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any
 
 import streamlit as st
 
 from ..trace.suggestions import replayable, suggest, why_none
-from ..trace.verdict import CONSUMER, NONE, verdict
+from ..trace.verdict import CONSUMER, NONE, Verdict, verdict
 from .texts import language, t
 
 
-def show_diagnosis(trace: Any, key: str) -> None:
+@st.cache_data(max_entries=16, show_spinner=False)
+def _verdict(trace_id: Hashable, _trace: Any) -> tuple[Verdict, bool]:
+    # Reruns redraw the page for every widget change; the verdict reads the whole trace (about a second at the
+    # default settings), so it is worked out once per trace, not per rerun.
+    return verdict(_trace), replayable(_trace)
+
+
+def show_diagnosis(trace: Any, key: str, trace_id: Hashable) -> None:
     """The verdict of ``trace`` (an events table or a run) and a button that replays its suggestions;
-    ``key`` tells the pages' buttons apart."""
+    ``key`` tells the pages' buttons apart, ``trace_id`` names the trace (its run settings, or an uploaded
+    file's token) so the verdict is computed once per trace."""
     lang = language()
-    found = verdict(trace)
+    found, can_replay = _verdict(trace_id, trace)
     (st.info if found.kind in (CONSUMER, NONE) else st.warning)(f"**{found.title(lang)}** · {found.text(lang)}")
-    if found.kind in (CONSUMER, NONE) or not replayable(trace):
+    if found.kind in (CONSUMER, NONE) or not can_replay:
         return
     if st.button(t("diagnosis.replay"), key=f"diagnosis_replay_{key}", help=t("diagnosis.replay.help")):
         with st.spinner(t("diagnosis.replaying")):

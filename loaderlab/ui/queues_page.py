@@ -66,7 +66,7 @@ def main() -> None:
                                            cap_name=t("queues.depth.cap"), x_title=t("queues.depth.x"),
                                            y_title=t("queues.depth.y")), theme=None, key="queues_depths")
 
-        show_diagnosis(frame, key="queues")
+        show_diagnosis(frame, key="queues", trace_id=config)
         found = [f for f in stall_findings(frame) if f.kind in FINDINGS]
         if found:
             st.subheader(t("queues.findings"))

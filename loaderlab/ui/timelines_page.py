@@ -188,7 +188,7 @@ def main() -> None:
     show_warnings(frame)
     v = views(config, language())
     _metrics(v)
-    show_diagnosis(frame, key="timelines")  # the cause first, then the loader-bound numbers
+    show_diagnosis(frame, key="timelines", trace_id=config)  # the cause first, then the loader-bound numbers
     for sentence in v.verdicts:
         st.info(sentence)
     _gantt(v)

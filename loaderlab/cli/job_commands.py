@@ -155,7 +155,7 @@ def cmd_merge(args: argparse.Namespace) -> None:
         raise UserError(str(exc)) from None
     try:
         with TraceWriter(args.output, dict(merged.attrs)) as sink:
-            sink.write_frame(merged.drop(columns=["t_s"]))
+            sink.write_frame(merged)
     except OSError as exc:
         raise UserError(f"cannot write {args.output} ({exc.strerror or exc}); check the folder exists and is writable") from None
     print(f"wrote {args.output}: {len(merged)} events from {merged.attrs['world_size']} ranks. "

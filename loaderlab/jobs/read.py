@@ -57,14 +57,23 @@ def load_one(path: str) -> pd.DataFrame:
     if frame.empty:
         frame = pd.DataFrame({c: pd.Series(dtype="int64" if c not in ("kind", "queue", "detail", "label", LOADER)
                                            else object) for c in (*EVENT_COLUMNS[:-1], LOADER)})
+    frame = normalize(frame)
+    frame.attrs.update(meta)
+    frame.attrs["epochs"] = max((e.get("epochs") or 0 for e in (meta.get("loaders") or {}).values()), default=None)
+    _first_loader_attrs(frame)
+    return frame
+
+
+def normalize(frame: pd.DataFrame) -> pd.DataFrame:
+    """A job trace as written (chunks in flush order) → sorted by ``t_ns``, ``t_s`` from its first event,
+    the event columns first; ``attrs`` kept."""
+    attrs = dict(frame.attrs)
     frame = frame.sort_values("t_ns", kind="stable").reset_index(drop=True)
     start = int(frame["t_ns"].iloc[0]) if len(frame) else 0
     frame["t_s"] = (frame["t_ns"] - start) / 1e9
     columns = [c for c in EVENT_COLUMNS if c in frame.columns] + [c for c in frame.columns if c not in EVENT_COLUMNS]
     frame = frame[columns]
-    frame.attrs.update(meta)
-    frame.attrs["epochs"] = max((e.get("epochs") or 0 for e in (meta.get("loaders") or {}).values()), default=None)
-    _first_loader_attrs(frame)
+    frame.attrs = attrs
     return frame
 
 

@@ -62,9 +62,12 @@ class _Repeats:
         return out
 
 
-def chunk_frame(events: list[ev.Event], loader: str) -> pd.DataFrame:
-    """Events → the trace table's rows (the recorder's own conversion), tagged with their loader."""
-    frame = events_frame(events).drop(columns=["t_s"])  # t_s is relative to the whole trace: the reader's
+def chunk_frame(events: list[ev.Event], loader: str, base_ns: int) -> pd.DataFrame:
+    """Events → the trace table's rows (the recorder's own conversion), tagged with their loader; ``t_s``
+    from ``base_ns``, the job's first written event (a worker's late events may come before it: a reader
+    sorts and measures from the earliest, :func:`loaderlab.jobs.read.normalize`)."""
+    frame = events_frame(events)
+    frame["t_s"] = (frame["t_ns"] - base_ns) / 1e9
     frame["loader"] = loader
     return frame
 
@@ -78,6 +81,7 @@ class StreamWriter:
         self.sink = TraceWriter(path, meta)
         self.sources: list = []
         self.events = 0
+        self.base_ns: int | None = None
         self.every_s, self.on_flush = every_s, on_flush
         self._repeats = _Repeats()
         self._lock = threading.Lock()
@@ -103,7 +107,9 @@ class StreamWriter:
                 del records[:n]
                 events = self._repeats.expand(chunk)
                 if events:
-                    self.sink.write_frame(chunk_frame(events, source.name))
+                    if self.base_ns is None:
+                        self.base_ns = min(e.t_ns for e in events)
+                    self.sink.write_frame(chunk_frame(events, source.name, self.base_ns))
                     self.events += len(events)
 
     def _loop(self) -> None:

@@ -29,6 +29,7 @@ from .language import page_setup
 from .outcome import show_warnings
 from .settings import cached_run, keep_settings, sidebar_config, torch_code
 from .diagnosis_view import show_diagnosis
+from .job_trace import pick_loader
 from .texts import language, t
 
 MAX_SPANS = 10_000  # a Gantt of bar traces stays responsive up to about this many bars (notes/streamlit.md)
@@ -168,6 +169,8 @@ def main() -> None:
             st.error(error)
             return
         token = f"upload:{getattr(upload, 'file_id', '')}:{upload.name}:{upload.size}"
+        frame, which = pick_loader(frame, "trace_loader", token)  # a `loaderlab run` job: one DataLoader at a time
+        token += which
         show_trace(frame, token=token, name=upload.name, stem=upload.name.rsplit(".", 1)[0],
                    warnings=lambda: show_warnings(as_run(frame)))
     elif config is None:
@@ -209,7 +212,7 @@ def show_trace(frame: pd.DataFrame, *, token: str, name: str | None, stem: str, 
     else:
         _downloads(views, stem)
         st.subheader(t("yourtrace.findings.title"))
-        show_diagnosis(frame, key="trace", trace_id=token)  # the cause and what to change, before the list of findings
+        show_diagnosis(frame, key="trace")  # the cause and what to change, before the list of findings
         _findings(views.findings)
         _views(views)
     settings = as_run(frame).loader

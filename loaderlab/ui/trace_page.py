@@ -212,7 +212,7 @@ def show_trace(frame: pd.DataFrame, *, token: str, name: str | None, stem: str, 
     else:
         _downloads(views, stem)
         st.subheader(t("yourtrace.findings.title"))
-        show_diagnosis(frame, key="trace")  # the cause and what to change, before the list of findings
+        show_diagnosis(frame, key="trace", trace_id=token)  # the cause and what to change, before the list of findings
         _findings(views.findings)
         _views(views)
     settings = as_run(frame).loader

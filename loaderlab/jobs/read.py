@@ -29,8 +29,9 @@ def files(path: str) -> list[str]:
     if os.path.isdir(path):
         found = sorted(glob.glob(os.path.join(path, f"*{EXTENSION}"))) or sorted(glob.glob(os.path.join(path, "*.json")))
         if not found:
-            raise TraceFileError(f"the folder {path} holds no trace files (*{EXTENSION} or *.json); "
-                                 f"give the folder `python -m loaderlab run -o` wrote under torchrun.")
+            raise TraceFileError(f"{path} is a folder, not a trace file, and holds no traces (*{EXTENSION} or *.json) "
+                                 f"of a torchrun job; give a trace file, or the folder `python -m loaderlab run -o` "
+                                 f"wrote under torchrun.")
         return found
     if any(c in path for c in "*?["):
         found = sorted(glob.glob(path))

@@ -146,6 +146,7 @@ class Job:
                 watch.handled.set()
                 raise Terminated()
 
+            watch.handler = _raise_terminated
             signal.signal(signal.SIGTERM, _raise_terminated)
             children_as_python_would(self.pid)
         patch.install(self.iterate, self.active)

@@ -7,7 +7,8 @@ SIGTERM, where plain ``python`` dies at once. The C-level handler writes each si
 wakeup pipe at once (:func:`signal.set_wakeup_fd`); this thread reads it, and if the Python handler has
 not run ``GRACE_S`` after a SIGTERM, flushes the trace and ends the process with status 143. (Once it ran,
 the script unwinds in Python, and torch may take its 5 s per stuck worker to stop them: that is left alone.) (A script
-that sets its own wakeup fd, as asyncio does, takes the pipe: then only the Python handler acts.)
+that sets its own SIGTERM handler is left to it; one that sets its own wakeup fd, as asyncio does, takes the
+pipe: then only the Python handler acts.)
 Knows nothing of pandas, plotly or streamlit.
 """
 
@@ -47,6 +48,7 @@ def children_as_python_would(pid: int | None) -> None:
 class TermWatch:
     def __init__(self, on_stuck: Callable[[], None]) -> None:
         self.on_stuck = on_stuck
+        self.handler: Callable | None = None  # run's SIGTERM handler: a script that sets its own is left alone
         self.handled = threading.Event()  # set by the Python-level SIGTERM handler
         self._read, self._write = os.pipe()
         os.set_blocking(self._write, False)
@@ -62,7 +64,9 @@ class TermWatch:
                 return
             if not data:  # the pipe was closed: the job is over
                 return
-            if signal.SIGTERM in data and not self.handled.wait(GRACE_S):
+            if signal.SIGTERM not in data or signal.getsignal(signal.SIGTERM) is not self.handler:
+                continue  # another signal, or the script handles SIGTERM itself (a checkpoint on preemption…)
+            if not self.handled.wait(GRACE_S):
                 self.on_stuck()
                 os._exit(128 + signal.SIGTERM)
 

@@ -39,7 +39,10 @@ def rank_env() -> tuple[int, int]:
 
 
 def output_path(output: str, rank: int, world: int) -> str:
-    """``trace`` → ``trace.lltrace``; under torchrun ``trace`` (or ``trace.lltrace``) → ``trace/rank{R}.lltrace``."""
+    """``trace`` → ``trace.lltrace``; under torchrun ``trace`` (or ``trace.lltrace``) → ``trace/rank{R}.lltrace``;
+    an existing folder ``runs/`` → ``runs/trace.lltrace`` (``runs/trace/rank{R}.lltrace``)."""
+    if os.path.isdir(output) or output.endswith(("/", os.sep)):  # a folder: the file goes in it
+        output = os.path.join(output, "trace")
     stem, ext = os.path.splitext(output)
     if world > 1:
         folder = stem if ext == EXTENSION else output

@@ -20,7 +20,7 @@ MB = 2**20
 
 @pytest.fixture(scope="module")
 def frame() -> pd.DataFrame:
-    return run(RunConfig(n_samples=400, cost_ms=2.0, consumer_ms=0.0, num_workers=2))  # about half a second
+    return run(RunConfig(n_samples=400, cost_ms=2.0, consumer_ms=0.0, num_workers=2)).events  # about half a second
 
 
 def test_runs_sample_each_workers_memory(frame):

@@ -40,13 +40,14 @@ def rank_env() -> tuple[int, int]:
 
 def output_path(output: str, rank: int, world: int) -> str:
     """``trace`` → ``trace.lltrace``; under torchrun ``trace`` (or ``trace.lltrace``) → ``trace/rank{R}.lltrace``;
-    an existing folder ``runs/`` → ``runs/trace.lltrace`` (``runs/trace/rank{R}.lltrace``)."""
+    one process with an existing folder ``runs/`` → ``runs/trace.lltrace``."""
+    if world > 1:  # -o names the ranks' folder (made by whichever rank comes first)
+        stem, ext = os.path.splitext(output.rstrip("/" + os.sep) or output)
+        folder = stem if ext == EXTENSION else output
+        return os.path.join(folder, f"rank{rank}{EXTENSION}")
     if os.path.isdir(output) or output.endswith(("/", os.sep)):  # a folder: the file goes in it
         output = os.path.join(output, "trace")
     stem, ext = os.path.splitext(output)
-    if world > 1:
-        folder = stem if ext == EXTENSION else output
-        return os.path.join(folder, f"rank{rank}{EXTENSION}")
     return output if ext else output + EXTENSION
 
 

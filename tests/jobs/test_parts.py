@@ -25,7 +25,7 @@ def test_run_options_end_at_the_script(argv, own, rest):
 
 def test_output_paths_single_and_per_rank(monkeypatch, tmp_path):
     assert output_path(str(tmp_path), 0, 1) == str(tmp_path / "trace.lltrace")
-    assert output_path("runs/", 1, 2) == "runs/trace/rank1.lltrace"
+    assert output_path(str(tmp_path), 1, 2) == str(tmp_path / "rank1.lltrace")  # the ranks' folder, made already
     assert output_path("trace", 0, 1) == "trace.lltrace"
     assert output_path("out/t.json", 0, 1) == "out/t.json"
     assert output_path("trace", 1, 2) == "trace/rank1.lltrace"

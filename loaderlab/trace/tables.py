@@ -8,9 +8,11 @@ seconds on ``t_s``, missing event kinds → empty tables or NaN) are described i
 from __future__ import annotations
 
 import math
+import weakref
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from ..engine import events as ev
 from .result import Run, as_run, events_of
@@ -56,13 +58,62 @@ def normal(frame: pd.DataFrame | Run) -> pd.DataFrame:
     return f.sort_values("t_s", kind="stable").reset_index(drop=True)
 
 
+INDEX_MIN_ROWS = 50_000  # a table this long gets its rows per kind found once (see kind_positions)
+_KIND_INDEX: dict[int, tuple[weakref.ref, dict[str, np.ndarray]]] = {}
+
+
+def _kind_index(f: pd.DataFrame) -> dict[str, np.ndarray] | None:
+    """Each kind's row positions (ascending) in ``f``, worked out once per ``kind`` column and kept while
+    that column lives; None for a short table or a ``kind`` column that is not Arrow-backed.
+
+    A report filters the same table by kind ~130 times (each a scan of every row's kind): on a big trace
+    that scan was a third of the report. The key is the column's Arrow array, which is immutable — writing
+    to the column gives it a new array (a new key) — so an index never describes other values."""
+    if len(f) < INDEX_MIN_ROWS:
+        return None
+    data = getattr(f["kind"].array, "_pa_array", None)
+    if not isinstance(data, pa.ChunkedArray):
+        return None
+    key = id(data)
+    hit = _KIND_INDEX.get(key)
+    if hit is not None and hit[0]() is data:
+        return hit[1]
+    codes, uniques = pd.factorize(f["kind"].array, use_na_sentinel=True)
+    order = np.argsort(codes, kind="stable").astype(np.int32 if len(f) < 2**31 else np.int64)
+    bounds = np.searchsorted(codes[order], np.arange(len(uniques) + 1))
+    index = {str(u): order[bounds[i]:bounds[i + 1]] for i, u in enumerate(uniques)}
+    _KIND_INDEX[key] = (weakref.ref(data, lambda _, key=key: _KIND_INDEX.pop(key, None)), index)
+    return index
+
+
+def kind_positions(f: pd.DataFrame, *kinds: str) -> np.ndarray | None:
+    """The positions (ascending) of ``f``'s rows of these kinds, from the table's kind index; None when the
+    table has none (then filter with ``f["kind"].isin(kinds)``)."""
+    index = _kind_index(f)
+    if index is None:
+        return None
+    parts = [index[k] for k in dict.fromkeys(kinds) if k in index]
+    if len(parts) == 1:
+        return parts[0]
+    return np.sort(np.concatenate(parts)) if parts else np.zeros(0, dtype=np.int64)
+
+
 def rows(f: pd.DataFrame, *kinds: str) -> pd.DataFrame:
-    return f[f["kind"].isin(kinds)]
+    """``f``'s rows of these kinds (its index kept): ``f[f["kind"].isin(kinds)]``."""
+    at = kind_positions(f, *kinds)
+    if at is None:
+        return f[f["kind"].isin(kinds)]
+    return f.take(at)
+
+
+def has_kind(f: pd.DataFrame, kind: str) -> bool:
+    at = kind_positions(f, kind)
+    return bool(len(at)) if at is not None else bool((f["kind"] == kind).any())
 
 
 def main_pid(frame: pd.DataFrame) -> int | None:
     """The main process's pid: whoever began the epochs (or, failing that, emitted events as worker -1)."""
-    f = frame[frame["kind"].isin((ev.EPOCH_BEGIN, ev.BATCH_YIELD, ev.SAMPLER_YIELD))]
+    f = rows(frame, ev.EPOCH_BEGIN, ev.BATCH_YIELD, ev.SAMPLER_YIELD)
     if not len(f):
         f = frame[frame["worker"] == ev.MAIN_PROCESS]
     return int(f["pid"].mode().iloc[0]) if len(f) else None
@@ -183,14 +234,15 @@ def worker_tasks(frame: pd.DataFrame, *, procs: pd.DataFrame | None = None) -> p
     f = normal(frame)
     mp = main_pid(f)
     kinds = (ev.INDEX_GET, ev.FETCH_BEGIN, ev.FETCH_END, ev.COLLATE_BEGIN, ev.COLLATE_END, ev.RESULT_PUT)
-    own = f[(f["worker"] >= 0) & (f["pid"] != mp) & f["kind"].isin(kinds) & (f["batch"] >= 0)]
+    own = rows(f, *kinds)
+    own = own[(own["worker"] >= 0) & (own["pid"] != mp) & (own["batch"] >= 0)]
     cols = ["pid", "worker", "epoch", "batch", "start_s", "end_s", "open"]
     if not len(own):
         return pd.DataFrame(columns=cols)
     g = own.groupby(["pid", "worker", "epoch", "batch"], sort=False)
     out = g["t_s"].agg(start_s="min", end_s="max").reset_index()
     # A task is finished by its result_put; in a trace without result_puts (torch's), by its collate_end.
-    finish = next((k for k in (ev.RESULT_PUT, ev.COLLATE_END) if (f["kind"] == k).any()), None)
+    finish = next((k for k in (ev.RESULT_PUT, ev.COLLATE_END) if has_kind(f, k)), None)
     if finish is None:
         out["open"] = False
     else:

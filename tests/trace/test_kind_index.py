@@ -1,0 +1,69 @@
+"""The per-kind row index (tables.kind_positions) gives the tables the whole-table filters gave.
+
+Big traces select each kind's rows from an index worked out once per ``kind`` column; short tables (every
+test trace) filter as before, so here the index is forced on and every analysis output compared with the
+plain filter's."""
+
+from __future__ import annotations
+
+import warnings
+
+import pandas as pd
+import pytest
+
+from loaderlab import DataLoader, record
+from loaderlab.engine import events as ev
+from loaderlab.trace import tables
+from loaderlab.trace.findings import all_findings
+from loaderlab.trace.report import report_text
+from loaderlab.trace.summary import summarise
+from tests.helpers.datasets import MapDataset
+
+
+@pytest.fixture(scope="module")
+def traces() -> dict[str, pd.DataFrame]:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        out = {
+            "workers": record(DataLoader(MapDataset(9), batch_size=2, num_workers=2), epochs=2),
+            "single": record(DataLoader(MapDataset(8), batch_size=2), sample_info=lambda i, s: (int(i) % 3, 1)),
+            "persistent": record(DataLoader(MapDataset(16), batch_size=2, num_workers=2, in_order=False,
+                                            persistent_workers=True), epochs=2,
+                                 sample_info=lambda i, s: (int(i) % 2, 1)),
+        }
+    out["cut_short"] = out["workers"].iloc[:len(out["workers"]) // 2].reset_index(drop=True)
+    return out
+
+
+def _outputs(frame: pd.DataFrame) -> dict:
+    return {"report": report_text(frame), "findings": [f.to_dict() if hasattr(f, "to_dict") else repr(f)
+                                                       for f in all_findings(frame)],
+            "summary": repr(summarise(frame)), "tasks": tables.worker_tasks(frame),
+            "procs": tables.worker_processes(frame), "order": tables.sampler_order(frame)}
+
+
+@pytest.mark.parametrize("name", ["workers", "single", "persistent", "cut_short"])
+def test_indexed_rows_give_the_same_analysis(traces, name, monkeypatch):
+    frame = traces[name]
+    monkeypatch.setattr(tables, "INDEX_MIN_ROWS", 10**12)
+    plain = _outputs(frame)
+    monkeypatch.setattr(tables, "INDEX_MIN_ROWS", 0)
+    assert tables._kind_index(tables.normal(frame)) is not None  # the index is really used
+    indexed = _outputs(frame)
+    for key, value in plain.items():
+        if isinstance(value, pd.DataFrame):
+            pd.testing.assert_frame_equal(indexed[key], value)
+        else:
+            assert indexed[key] == value, key
+
+
+def test_rows_equal_the_filter_and_follow_a_changed_kind_column(traces, monkeypatch):
+    monkeypatch.setattr(tables, "INDEX_MIN_ROWS", 0)
+    f = tables.normal(traces["workers"]).copy()
+    for kinds in [(ev.FETCH_END,), (ev.BATCH_YIELD, ev.SAMPLER_YIELD, ev.EPOCH_BEGIN), ("no_such_kind",), ()]:
+        pd.testing.assert_frame_equal(tables.rows(f, *kinds), f[f["kind"].isin(kinds)])
+    before = len(tables.rows(f, ev.FETCH_END))
+    f.loc[f["kind"] == ev.FETCH_END, "kind"] = ev.FETCH_BEGIN  # a new kind column: the old index must not serve it
+    assert len(tables.rows(f, ev.FETCH_END)) == 0 < before
+    pd.testing.assert_frame_equal(tables.rows(f, ev.FETCH_BEGIN), f[f["kind"] == ev.FETCH_BEGIN])
+    assert tables.has_kind(f, ev.FETCH_BEGIN) and not tables.has_kind(f, ev.FETCH_END)

@@ -260,25 +260,30 @@ def tour_figure(j: Journey, *, box_names: dict[str, str], notes: dict[str, str],
     plot_px = top_px + GAP_PX + bottom_px
     # With vertical_spacing = gap / plot height, each panel is exactly as tall as asked.
     fig = make_subplots(rows=2, cols=1, row_heights=[top_px, bottom_px], vertical_spacing=GAP_PX / plot_px)
+    # Shapes and annotations are collected and set once: plotly's add_shape/add_annotation re-validate the
+    # whole list on every call (quadratic; most of this figure's cost on every page change).
+    shapes: list[dict] = []
+    annotations: list[dict] = []
     for b in boxes:
         on = b["on"] and not b["unused"]
-        fig.add_shape(type="rect", x0=b["x"] - HALF_W, x1=b["x"] + HALF_W, y0=b["y"] - b["hh"], y1=b["y"] + b["hh"],
-                      xref="x", yref="y", name=f"{b['box']}[{b['k']}]" if b["k"] >= 0 else b["box"],
-                      line=dict(color=HIGHLIGHT if on else IDLE_LINE, width=3 if on else 1,
-                                dash="dash" if b["unused"] else "solid"),
-                      fillcolor=HIGHLIGHT_FILL if on else "white", layer="below")
-        fig.add_annotation(x=b["x"], y=b["y"], xref="x", yref="y", showarrow=False, text="<br>".join(b["lines"]),
-                           font=dict(size=FONT_PX, color="#222" if on else IDLE_TEXT), align="center")
+        shapes.append(dict(type="rect", x0=b["x"] - HALF_W, x1=b["x"] + HALF_W, y0=b["y"] - b["hh"],
+                           y1=b["y"] + b["hh"], xref="x", yref="y", name=f"{b['box']}[{b['k']}]" if b["k"] >= 0 else b["box"],
+                           line=dict(color=HIGHLIGHT if on else IDLE_LINE, width=3 if on else 1,
+                                     dash="dash" if b["unused"] else "solid"),
+                           fillcolor=HIGHLIGHT_FILL if on else "white", layer="below"))
+        annotations.append(dict(x=b["x"], y=b["y"], xref="x", yref="y", showarrow=False, text="<br>".join(b["lines"]),
+                                font=dict(size=FONT_PX, color="#222" if on else IDLE_TEXT), align="center"))
     path = [b for b in boxes if b["on"]]
     for a, b in pairwise(path):
-        fig.add_annotation(x=b["x"] - HALF_W, y=b["y"], ax=a["x"] + HALF_W, ay=a["y"], xref="x", yref="y",
-                           axref="x", ayref="y", text="", showarrow=True, arrowhead=2, arrowwidth=2.5,
-                           arrowcolor=HIGHLIGHT)
+        annotations.append(dict(x=b["x"] - HALF_W, y=b["y"], ax=a["x"] + HALF_W, ay=a["y"], xref="x", yref="y",
+                                axref="x", ayref="y", text="", showarrow=True, arrowhead=2, arrowwidth=2.5,
+                                arrowcolor=HIGHLIGHT))
     for a in boxes:  # the other ways a batch could go, thin and grey
         for b in boxes:
             if b["x"] == a["x"] + 1 and not (a["on"] and b["on"]) and (a["k"] == b["k"] or -1 in (a["k"], b["k"])):
-                fig.add_shape(type="line", x0=a["x"] + HALF_W, y0=a["y"], x1=b["x"] - HALF_W, y1=b["y"],
-                              xref="x", yref="y", line=dict(color="#d0d0d0", width=1), layer="below")
+                shapes.append(dict(type="line", x0=a["x"] + HALF_W, y0=a["y"], x1=b["x"] - HALF_W, y1=b["y"],
+                                   xref="x", yref="y", line=dict(color="#d0d0d0", width=1), layer="below"))
+    fig.update_layout(shapes=shapes, annotations=annotations)
     fig.update_xaxes(range=list(X_RANGE), visible=False, fixedrange=True, row=1, col=1)
     fig.update_yaxes(range=[-0.05, rows_ + 0.05], visible=False, fixedrange=True, row=1, col=1)
 

@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from ..engine import events as ev
-from .tables import (hand_overs, idle_intervals, main_pid, normal, pair, rows, sampler_order, trace_end,
+from .tables import (hand_overs, idle_intervals, main_pid, normal, paired_rows, rows, sampler_order, trace_end,
                      worker_processes)
 from .memory import memory_table
 from .utilisation import queue_depths, worker_utilisation
@@ -60,7 +60,7 @@ def main_wait(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def _consumes(f: pd.DataFrame) -> pd.DataFrame:
-    c = pair(rows(f, ev.CONSUMER_BEGIN), rows(f, ev.CONSUMER_END), ["epoch", "batch"])
+    c = paired_rows(f, ev.CONSUMER_BEGIN, ev.CONSUMER_END, ["epoch", "batch"])
     return c.rename(columns={"batch": "position"})
 
 
@@ -143,7 +143,7 @@ def loop_wait(frame: pd.DataFrame) -> LoopWait:
 
 def _samples_per_task(f: pd.DataFrame) -> pd.DataFrame:
     """``epoch, batch, samples``: fetched samples per task (from fetch ends, else the sampler's indices)."""
-    fe = rows(f, ev.FETCH_END)  # arg0: samples fetched (1 a sample, 0 one that raised, N a __getitems__ call)
+    fe = rows(f, ev.FETCH_END, columns=["epoch", "batch", "arg0"])  # arg0: samples fetched (1 a sample, 0 one that raised, N a __getitems__ call)
     counted = fe["arg0"].clip(lower=0).astype(float)
     fetched = fe.assign(samples=counted).groupby(["epoch", "batch"])["samples"].sum()
     order = sampler_order(f).set_index(["epoch", "batch"])["indices"]
@@ -253,10 +253,10 @@ def spans(frame: pd.DataFrame) -> pd.DataFrame:
     parts.append(st.assign(stage="startup", batch=-1, index=-1, end_s=st["ready_s"])[
         ["pid", "worker", "stage", "epoch", "batch", "index", "start_s", "end_s"]])
     keys = ["pid", "worker", "epoch", "batch", "index"]
-    parts.append(pair(rows(f, ev.FETCH_BEGIN), rows(f, ev.FETCH_END), keys).assign(stage="fetch"))
-    collate = pair(rows(f, ev.COLLATE_BEGIN), rows(f, ev.COLLATE_END), keys[:-1])
+    parts.append(paired_rows(f, ev.FETCH_BEGIN, ev.FETCH_END, keys).assign(stage="fetch"))
+    collate = paired_rows(f, ev.COLLATE_BEGIN, ev.COLLATE_END, keys[:-1])
     parts.append(collate.assign(stage="collate", index=-1))
-    pin = pair(rows(f, ev.PIN_BEGIN), rows(f, ev.PIN_END), keys[:-1])
+    pin = paired_rows(f, ev.PIN_BEGIN, ev.PIN_END, keys[:-1])
     parts.append(pin.assign(stage="pin", index=-1))
     w = main_wait(f)
     parts.append(w.assign(stage="wait", pid=mp, worker=-1, index=-1)[

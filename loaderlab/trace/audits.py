@@ -90,7 +90,7 @@ def samples(frame: pd.DataFrame, handed_only: bool = True) -> pd.DataFrame:
     IterableDataset the sample's position in its worker's stream.
     """
     f = normal(frame)
-    fe = rows(f, ev.FETCH_END)
+    fe = rows(f, ev.FETCH_END, columns=[*SAMPLE_COLUMNS, "detail"])
     out = fe[(fe["detail"] == "") & (fe["index"] >= 0)][SAMPLE_COLUMNS].copy()
     if not len(out) and not len(fe):
         order = sampler_order(f).explode("indices").dropna(subset=["indices"])

@@ -38,7 +38,7 @@ import pandas as pd
 from ..engine import events as ev
 from . import kinds
 from .analysis import LoopWait, main_wait
-from .tables import pair, rows, trace_end
+from .tables import paired_rows, rows, trace_end
 
 MIN_SAMPLES = 5  # a median over fewer says little
 STRAGGLER_RATIO, STRAGGLER_BATCH_SHARE = 5.0, 1.0  # × its worker's median; excess ≥ this × a batch's fetching
@@ -50,7 +50,7 @@ SLOW_WORKER_RATIO, SLOW_WORKER_MIN_S, SLOW_WORKER_COST_SHARE = 2.0, 0.1, 0.05
 
 def fetches(f: pd.DataFrame, still_running: bool = False) -> pd.DataFrame:
     """Sample fetch spans with ``fetch_s``; with ``still_running``, unfinished ones last until the trace ends."""
-    out = pair(rows(f, ev.FETCH_BEGIN), rows(f, ev.FETCH_END), ["pid", "worker", "epoch", "batch", "index"])
+    out = paired_rows(f, ev.FETCH_BEGIN, ev.FETCH_END, ["pid", "worker", "epoch", "batch", "index"])
     if still_running:
         out["end_s"] = out["end_s"].fillna(trace_end(f))
     return out.assign(fetch_s=out["end_s"] - out["start_s"]).dropna(subset=["fetch_s"])

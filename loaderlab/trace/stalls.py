@@ -133,7 +133,7 @@ def _errors(f: pd.DataFrame) -> list[dict[str, Any]]:
     by_worker = set(zip(*[errors[errors["pid"] != mp][c] for c in ("epoch", "batch")]))
     echoes = (errors["pid"] == mp) & pd.Series([(e, b) in by_worker for e, b in zip(errors["epoch"], errors["batch"])],
                                                index=errors.index, dtype=bool)
-    failed = rows(f, ev.FETCH_END)
+    failed = rows(f, ev.FETCH_END, columns=["pid", "epoch", "batch", "index", "arg0"])
     failed = failed[failed["arg0"] == 0]  # a sample that raised (its detail names the exception)
     out = []
     for r in errors[~echoes].itertuples():

@@ -41,7 +41,7 @@ from .analysis import LoopWait, loop_wait, main_wait, throughput, worker_utilisa
 from .payload import recorded_payload
 from .stays import queue_depths, queue_stays
 from .result import Run, as_run, events_of
-from .tables import hand_overs, main_pid, normal, pair, rows
+from .tables import hand_overs, main_pid, normal, paired_rows, rows
 
 STAGE_NAMES = ("fetch", "collate", "move", "pin", "reorder", "step", "startup")
 QUEUE_COLUMNS = ["queue", "items", "depth_p50", "depth_p90", "depth_p99", "depth_max", "stay_p50_s",
@@ -232,9 +232,9 @@ def summarise(frame: Any) -> RunSummary:
     thr = throughput(f)
     loop = loop_wait(f)
     stays = queue_stays(f, ("index_queue", "result_queue", "pin", "data_queue", "reorder", "outstanding"))
-    fetch = pair(rows(f, ev.FETCH_BEGIN), rows(f, ev.FETCH_END), ["pid", "worker", "epoch", "batch", "index"])
-    collate = pair(rows(f, ev.COLLATE_BEGIN), rows(f, ev.COLLATE_END), ["pid", "worker", "epoch", "batch"])
-    steps = pair(rows(f, ev.CONSUMER_BEGIN), rows(f, ev.CONSUMER_END), ["epoch", "batch"])
+    fetch = paired_rows(f, ev.FETCH_BEGIN, ev.FETCH_END, ["pid", "worker", "epoch", "batch", "index"])
+    collate = paired_rows(f, ev.COLLATE_BEGIN, ev.COLLATE_END, ["pid", "worker", "epoch", "batch"])
+    steps = paired_rows(f, ev.CONSUMER_BEGIN, ev.CONSUMER_END, ["epoch", "batch"])
     util = worker_utilisation(_with_settings(f, found))  # the cap needs the settings (capped idle)
 
     def stay(place: str) -> pd.Series:

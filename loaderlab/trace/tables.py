@@ -98,12 +98,14 @@ def kind_positions(f: pd.DataFrame, *kinds: str) -> np.ndarray | None:
     return np.sort(np.concatenate(parts)) if parts else np.zeros(0, dtype=np.int64)
 
 
-def rows(f: pd.DataFrame, *kinds: str) -> pd.DataFrame:
-    """``f``'s rows of these kinds (its index kept): ``f[f["kind"].isin(kinds)]``."""
+def rows(f: pd.DataFrame, *kinds: str, columns: list[str] | None = None) -> pd.DataFrame:
+    """``f``'s rows of these kinds (its index kept): ``f[f["kind"].isin(kinds)]``; with ``columns``, only
+    those columns (``[...][columns]``), and only they are copied — a big trace's fetch rows are most of it."""
     at = kind_positions(f, *kinds)
     if at is None:
-        return f[f["kind"].isin(kinds)]
-    return f.take(at)
+        picked = f[f["kind"].isin(kinds)]
+        return picked if columns is None else picked[columns]
+    return (f if columns is None else f[columns]).take(at)
 
 
 def has_kind(f: pd.DataFrame, kind: str) -> bool:
@@ -160,6 +162,11 @@ def hand_overs(f: pd.DataFrame) -> pd.DataFrame:
     out = pd.DataFrame({"epoch": y["epoch"], "position": y["batch"], "batch": task, "t_s": y["t_s"]})
     out["batch"] = out["batch"].astype("int64")
     return out.drop_duplicates(["epoch", "position"]).reset_index(drop=True)
+
+
+def paired_rows(f: pd.DataFrame, begin: str, end: str, keys: list[str]) -> pd.DataFrame:
+    """:func:`pair` of ``f``'s ``begin`` and ``end`` rows, copying only the columns it reads."""
+    return pair(rows(f, begin, columns=keys + ["t_s"]), rows(f, end, columns=keys + ["t_s"]), keys)
 
 
 def pair(begins: pd.DataFrame, ends: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
@@ -234,7 +241,7 @@ def worker_tasks(frame: pd.DataFrame, *, procs: pd.DataFrame | None = None) -> p
     f = normal(frame)
     mp = main_pid(f)
     kinds = (ev.INDEX_GET, ev.FETCH_BEGIN, ev.FETCH_END, ev.COLLATE_BEGIN, ev.COLLATE_END, ev.RESULT_PUT)
-    own = rows(f, *kinds)
+    own = rows(f, *kinds, columns=["pid", "worker", "epoch", "batch", "kind", "t_s"])
     own = own[(own["worker"] >= 0) & (own["pid"] != mp) & (own["batch"] >= 0)]
     cols = ["pid", "worker", "epoch", "batch", "start_s", "end_s", "open"]
     if not len(own):

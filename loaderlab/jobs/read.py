@@ -55,6 +55,12 @@ def load_one(path: str) -> pd.DataFrame:
         raise TraceFileError(f"{path} cannot be read ({exc.strerror or exc}); check its permissions.") from None
     if "job" not in meta:  # a columnar trace written by record or save_trace
         return load_trace(path)
+    return job_frame(frame, meta)
+
+
+def job_frame(frame: pd.DataFrame, meta: dict[str, Any]) -> pd.DataFrame:
+    """A job trace's table as written and its meta → the frame readers take (also what a live view
+    reads so far, :mod:`.follow`)."""
     if frame.empty:
         frame = pd.DataFrame({c: pd.Series(dtype="int64" if c not in ("kind", "queue", "detail", "label", LOADER)
                                            else object) for c in (*EVENT_COLUMNS[:-1], LOADER)})

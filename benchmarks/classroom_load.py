@@ -46,15 +46,43 @@ SETTLED = """() => {
     && document.querySelector('.js-plotly-plot') !== null;
 }"""
 ERRORS = """() => document.querySelectorAll('[data-testid=stException]').length
-  + (document.body.innerText.includes('server is busy') ? 1 : 0)"""
-WATCH_RUNNING = """() => {  // set a flag when the script starts running (a quick rerun may end between polls)
-  window.__loaderlabRan = false;
+  + (document.body.textContent.includes('server is busy') ? 1 : 0)"""
+# Installed once per page after its first run. Everything a wait needs is noted by the page itself: the
+# time of the attendee's pointerdown (the event's own timestamp), that the script started running (a quick
+# rerun may end between two looks), and whether the page showed a place in line. The script only asks the
+# page to wait (one in-page poll, no round trip per look): with 20 pages, polling each over the DevTools
+# protocol every 50 ms — and reading innerText, which forces a layout — cost the browsers more than the
+# server's whole work.
+WATCH = """() => {
+  const s = window.__ll = {ran: false, inLine: false, clickAt: null};
   const app = document.querySelector('[data-testid=stApp]');
   new MutationObserver(() => {
-    if (app.getAttribute('data-test-script-state') === 'running') window.__loaderlabRan = true;
+    if (app.getAttribute('data-test-script-state') === 'running') s.ran = true;
   }).observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
+  document.addEventListener('pointerdown', e => { if (s.clickAt === null) s.clickAt = e.timeStamp; }, true);
 }"""
-IN_LINE = "() => document.body.innerText.includes(' in line')"
+ARM = "() => { Object.assign(window.__ll, {ran: false, inLine: false, clickAt: null, doneAt: null}); }"
+# True when the page has run and drawn again (then __ll.doneAt is when this look saw it), or 'unchanged'
+# when after 3 s the slider still shows the value it had (the click changed nothing: no rerun comes).
+DONE = """([before]) => {
+  const s = window.__ll, settled = %s;
+  const main = document.querySelector('[data-testid=stMain]');
+  if (main && main.textContent.includes(' in line')) s.inLine = true;
+  if (s.ran && settled()) { s.doneAt = performance.now(); return true; }
+  const slider = [...document.querySelectorAll('[data-testid=stSlider]')]
+    .find(e => e.textContent.includes('batch_size'));
+  const thumb = slider && slider.querySelector('input');
+  if (s.clickAt !== null && performance.now() - s.clickAt > 3000 && thumb
+      && thumb.getAttribute('aria-valuetext') === before) return 'unchanged';
+  return false;
+}""" % SETTLED
+# No animation in the attendees' browsers (the spinner, the stale-element fade): on their own laptops these
+# cost nothing of the server's, here they would take the server's cores. prefers-reduced-motion is set too.
+NO_ANIMATION = """document.addEventListener('DOMContentLoaded', () => {
+  const style = document.createElement('style');
+  style.textContent = '*, *::before, *::after { animation: none !important; transition: none !important; }';
+  document.head.appendChild(style);
+});"""
 args_timeout_s = 180.0  # an attendee who waits longer counts as not served
 
 
@@ -90,37 +118,44 @@ async def settle(page, timeout_s: float = 120) -> None:
     await page.wait_for_function(SETTLED, timeout=timeout_s * 1000, polling=50)
 
 
-async def open_attendee(browser, url: str, path: str):
-    context = await browser.new_context(viewport={"width": 1280, "height": 900})
+async def open_attendee(browser, url: str, path: str, animations: bool):
+    context = await browser.new_context(viewport={"width": 1280, "height": 900},
+                                        reduced_motion="no-preference" if animations else "reduce")
+    if not animations:
+        await context.add_init_script(NO_ANIMATION)
     page = await context.new_page()
     await page.goto(url + path)
     await settle(page, 300)
+    await page.evaluate(WATCH)
     return page
 
 
 async def change_and_wait(page, fraction: float) -> dict:
-    """Click the batch_size slider at ``fraction`` of its track; the wait lasts until the page is drawn."""
-    track = page.get_by_test_id("stSlider").filter(has_text="batch_size").locator("[role=group] > div[data-orientation=horizontal]")
-    box = await track.bounding_box()
-    seen_line = False
-    thumb = page.get_by_test_id("stSlider").filter(has_text="batch_size").locator("input")
-    before = await thumb.get_attribute("aria-valuetext")
-    await page.evaluate(WATCH_RUNNING)
+    """Click the batch_size slider at ``fraction`` of its track; the wait lasts until the page is drawn.
+
+    The wait is the page's own clock: from the pointerdown event of the click to the first look (every
+    50 ms, in the page) that finds its rerun over and the figure drawn."""
+    slider = page.get_by_test_id("stSlider").filter(has_text="batch_size")
+    box = await slider.locator("[role=group] > div[data-orientation=horizontal]").bounding_box()
+    before = await slider.locator("input").get_attribute("aria-valuetext")
+    await page.evaluate(ARM)
     start = time.monotonic()
     await page.mouse.click(box["x"] + box["width"] * fraction, box["y"] + box["height"] / 2)
-    while True:  # poll the page (50 ms): its rerun began and ended; did it show a place in line meanwhile?
-        seen_line = seen_line or await page.evaluate(IN_LINE)
-        if await page.evaluate("() => window.__loaderlabRan === true") and await page.evaluate(SETTLED):
-            break
-        if time.monotonic() - start > 3 and await thumb.get_attribute("aria-valuetext") == before:
-            return {"wait_s": None, "errors": 0, "in_line": False, "unchanged": before}  # the click hit the value it had
-        if time.monotonic() - start > args_timeout_s:
-            text = await page.evaluate("() => document.querySelector('[data-testid=stMain]')?.innerText || ''")
-            return {"wait_s": None, "errors": 1, "in_line": seen_line, "page_text": text[:600]}
-        await page.wait_for_timeout(50)
-    wait = time.monotonic() - start
-    value = await thumb.get_attribute("aria-valuetext")
-    return {"wait_s": wait, "batch_size": value, "errors": await page.evaluate(ERRORS), "in_line": seen_line}
+    try:
+        handle = await page.wait_for_function(DONE, arg=[before], polling=50,
+                                              timeout=args_timeout_s * 1000)
+        done = await handle.json_value()
+    except Exception:  # noqa: BLE001 - playwright's TimeoutError: not served in time
+        text = await page.evaluate("() => document.querySelector('[data-testid=stMain]')?.textContent || ''")
+        state = await page.evaluate("() => window.__ll")
+        return {"wait_s": None, "errors": 1, "in_line": state["inLine"], "page_text": text[:600]}
+    state = await page.evaluate("() => window.__ll")
+    if done == "unchanged":
+        return {"wait_s": None, "errors": 0, "in_line": False, "unchanged": before}  # the click hit the value it had
+    value = await slider.locator("input").get_attribute("aria-valuetext")
+    wait = (state["doneAt"] - state["clickAt"]) / 1000
+    return {"wait_s": wait, "seen_by_script_s": round(time.monotonic() - start, 3), "batch_size": value,
+            "errors": await page.evaluate(ERRORS), "in_line": state["inLine"]}
 
 
 def cpu_seconds(root: int) -> float:
@@ -169,7 +204,7 @@ async def main_async(args) -> dict:
             await warm.close()
             pages = []
             for k in range(0, args.attendees, 5):  # open in fives: a room arrives over a minute, not at once
-                pages += await asyncio.gather(*(open_attendee(browser, url, args.page)
+                pages += await asyncio.gather(*(open_attendee(browser, url, args.page, args.animations)
                                                 for _ in range(k, min(k + 5, args.attendees))))
             for round_ in range(args.rounds):
                 # attendee i clicks at a place of their own: N different batch sizes, N different runs. Each
@@ -194,7 +229,7 @@ async def main_async(args) -> dict:
     waits = [r["wait_s"] for r in results if r["wait_s"] is not None]
     summary = {
         "attendees": args.attendees, "rounds": args.rounds, "page": args.page, "cores": os.cpu_count(),
-        "browser_nice": args.browser_nice,
+        "browser_nice": args.browser_nice, "animations": args.animations,
         "served": len(waits), "requests": len(results), "errors": sum(r["errors"] for r in results),
         "saw_place_in_line": sum(r["in_line"] for r in results),
         "distinct_settings": len({(r["round"], r.get("batch_size")) for r in results}),
@@ -218,6 +253,8 @@ def main() -> None:
     parser.add_argument("--browser-nice", type=int, default=0,
                         help="run chromium at this nice level (19: the browsers only take what the server leaves, "
                              "as if they ran on the attendees' laptops); default 0: they compete as equals")
+    parser.add_argument("--animations", action="store_true",
+                        help="keep the browsers' animations (default: off, and prefers-reduced-motion)")
     args = parser.parse_args()
     if args.attendees < 1 or args.rounds < 1:
         parser.error("--attendees and --rounds must be at least 1")

@@ -105,34 +105,18 @@ def run_command(args: argparse.Namespace, rest: list[str]) -> int:
 
 
 def cmd_stacks(args: argparse.Namespace) -> None:
-    import psutil
-
     from ..jobs import stacks
 
-    pid = args.pid
-    if not psutil.pid_exists(pid):
-        raise UserError(f"there is no process {pid}; give the process id of a running `python -m loaderlab run` job")
-    procs = stacks.job_processes(pid)
-    if not procs:  # perhaps a worker's pid: its parent runs the job
-        try:
-            parent = psutil.Process(pid).ppid()
-        except psutil.Error:
-            parent = None
-        procs = stacks.job_processes(parent) if parent else []
-        pid = parent if procs else pid
-    if not procs:
-        raise UserError(f"process {pid} is not a job started with `python -m loaderlab run` "
-                        f"(it has no stacks folder {stacks.stacks_dir(pid)})")
-    folder = stacks.stacks_dir(pid)
-    answers = [(who, stacks.ask(who["pid"], folder)) for who in procs]
-    trace = next((w.get("trace") for w in procs if w["role"] == "main"), None)
-    last = stacks.last_events(trace) if trace else {}
-    for who, dump in answers:
-        print(stacks.describe(who) + (f", {last[who['pid']]}" if who["pid"] in last else "") + ":")
-        if dump is None:
-            print("  (no answer within 2 s)")
+    try:
+        _, answers = stacks.job_stacks(args.pid)
+    except stacks.NoSuchJob as exc:
+        raise UserError(str(exc)) from None
+    for answer in answers:
+        print(answer.title() + ":")
+        if answer.stack is None:
+            print(f"  (no answer within {stacks.ANSWER_WAIT_S:g} s)")
             continue
-        print(stacks.user_stack(dump, who["role"]))
+        print(answer.stack)
         print()
     sys.stdout.flush()
 

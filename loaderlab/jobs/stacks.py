@@ -10,6 +10,7 @@ signals each process and prints what it wrote. Knows nothing of pandas, plotly o
 
 from __future__ import annotations
 
+import dataclasses
 import faulthandler
 import json
 import os
@@ -138,8 +139,8 @@ def user_stack(dump: str, role: str) -> str:
     return "\n".join(["  (most recent call first)", *frames])
 
 
-def last_events(trace: str) -> dict[int, str]:
-    """Each process's last event in the trace written so far: "fetch_begin (batch 5, index 5) 3.2 s ago"."""
+def last_event_rows(trace: str) -> dict[int, dict[str, Any]]:
+    """Each process's last event in the trace written so far: kind, batch and index (-1: none), seconds ago."""
     from .read import load_any
 
     try:
@@ -153,12 +154,65 @@ def last_events(trace: str) -> dict[int, str]:
     out = {}
     for pid, rows in frame.groupby("pid"):
         last = rows.iloc[-1]
-        where = ", ".join(f"{k} {int(last[k])}" for k in ("batch", "index") if int(last[k]) >= 0)
-        out[int(pid)] = f"last event {last['kind']}{f' ({where})' if where else ''} {(now - int(last['t_ns'])) / 1e9:.1f} s ago"
+        out[int(pid)] = {"kind": str(last["kind"]), "batch": int(last["batch"]), "index": int(last["index"]),
+                         "ago_s": round((now - int(last["t_ns"])) / 1e9, 1)}
     return out
+
+
+def last_event_text(row: dict[str, Any]) -> str:
+    """"last event fetch_begin (batch 5, index 5) 3.2 s ago"."""
+    where = ", ".join(f"{k} {row[k]}" for k in ("batch", "index") if row[k] >= 0)
+    return f"last event {row['kind']}{f' ({where})' if where else ''} {row['ago_s']:.1f} s ago"
+
+
+def last_events(trace: str) -> dict[int, str]:
+    """Each process's last event in the trace written so far: "fetch_begin (batch 5, index 5) 3.2 s ago"."""
+    return {pid: last_event_text(row) for pid, row in last_event_rows(trace).items()}
 
 
 def describe(who: dict[str, Any]) -> str:
     if who["role"] == "main":
         return f"main process (pid {who['pid']})"
     return f"worker {who['worker']} of {who['loader']} (pid {who['pid']})"
+
+
+class NoSuchJob(LookupError):
+    """``pid`` is not a running job of ``python -m loaderlab run`` (nor one of its workers); one sentence."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Answer:
+    """One process of a job: who it is, its last event in the trace (or ''), its stack (None: no answer)."""
+
+    who: dict[str, Any]
+    last: dict[str, Any] | None  # :func:`last_event_rows`' entry for this process
+    stack: str | None
+
+    def title(self) -> str:
+        return describe(self.who) + (f", {last_event_text(self.last)}" if self.last else "")
+
+
+def job_stacks(pid: int) -> tuple[int, list[Answer]]:
+    """(the job's main pid, each of its processes' answer, main first): what ``stacks PID`` prints and the
+    dashboard's live view shows. ``pid`` may be a worker's. Raises :class:`NoSuchJob`."""
+    import psutil
+
+    if not psutil.pid_exists(pid):
+        raise NoSuchJob(f"there is no process {pid}; give the process id of a running `python -m loaderlab run` job")
+    procs = job_processes(pid)
+    if not procs:  # perhaps a worker's pid: its parent runs the job
+        try:
+            parent = psutil.Process(pid).ppid()
+        except psutil.Error:
+            parent = None
+        procs = job_processes(parent) if parent else []
+        pid = parent if procs else pid
+    if not procs:
+        raise NoSuchJob(f"process {pid} is not a job started with `python -m loaderlab run` "
+                        f"(it has no stacks folder {stacks_dir(pid)})")
+    folder = stacks_dir(pid)
+    dumps = [(who, ask(who["pid"], folder)) for who in procs]
+    trace = next((w.get("trace") for w in procs if w["role"] == "main"), None)
+    last = last_event_rows(trace) if trace else {}
+    return pid, [Answer(who, last.get(who["pid"]),
+                        None if dump is None else user_stack(dump, who["role"])) for who, dump in dumps]

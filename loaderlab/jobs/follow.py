@@ -30,6 +30,18 @@ from . import read
 SUFFIXES = (EXTENSION, ".json")  # the only files the dashboard reads from the server's disk
 
 
+class PathRefused(TraceFileError):
+    """A path the live view cannot follow; ``reason`` names which (the dashboard words it in its language)."""
+
+    def __init__(self, reason: str, path: str, message: str) -> None:
+        super().__init__(message)
+        self.reason, self.path = reason, path
+
+
+class TraceRewritten(TraceFileError):
+    """The followed file got shorter: a new job writes it from the start; follow it again."""
+
+
 class _View:
     """A read-only file object over ``path`` that ends at ``limit`` (the size seen when a look began)."""
 
@@ -91,6 +103,8 @@ class FollowedFile:
             stat = os.stat(self.path)
         except OSError as exc:
             raise TraceFileError(f"{self.path} cannot be read ({exc.strerror or exc}).") from None
+        if stat.st_size < self.size:
+            raise TraceRewritten(f"{self.path} got shorter: a new job writes it from the start.")
         if self.closed or stat.st_size == self.size:
             return False
         self.size, self.mtime = stat.st_size, stat.st_mtime
@@ -100,7 +114,7 @@ class FollowedFile:
             if len(head) < len(columnar.MAGIC):
                 return False  # the writer has not written its first bytes yet
             if not columnar.is_columnar(head):
-                raise TraceFileError(f"{self.path} is not a LoaderLab columnar trace (it does not start with "
+                raise PathRefused("not_trace", self.path, f"{self.path} is not a LoaderLab columnar trace (it does not start with "
                                      f"{columnar.MAGIC_PREFIX!r}); follow a .lltrace file that `python -m loaderlab "
                                      f"run` writes.")
             self._view = _View(self.path, len(columnar.MAGIC))
@@ -215,18 +229,24 @@ def job_alive(meta: dict[str, Any]) -> bool:
 def check_path(path: str) -> None:
     """Refuse what the dashboard must not read: a file not ending in .lltrace or .json (one sentence)."""
     if not path.endswith(SUFFIXES):
-        raise TraceFileError(f"{path} is not a trace file: the dashboard reads only files ending in "
-                             f"{' or '.join(SUFFIXES)} from this machine.")
+        raise PathRefused("suffix", path, f"{path} is not a trace file: the dashboard reads only files ending in "
+                                          f"{' or '.join(SUFFIXES)} from this machine.")
 
 
 def trace_files(path: str) -> list[str]:
     """The files a path names (a file, a folder of rank files, a glob), each checked by :func:`check_path`."""
     path = os.path.expanduser(path.strip())
     if not path:
-        raise TraceFileError("give the path of a trace file, or of the folder `python -m loaderlab run -o` wrote.")
-    if not any(c in path for c in "*?[") and not os.path.exists(path):
-        raise TraceFileError(f"there is no file or folder {path} (relative paths start in {os.getcwd()}).")
-    found = read.files(path)
+        raise PathRefused("empty", path, "give the path of a trace file, or of the folder `python -m loaderlab run "
+                                         "-o` wrote.")
+    pattern = any(c in path for c in "*?[")
+    if not pattern and not os.path.exists(path):
+        raise PathRefused("missing", path, f"there is no file or folder {path} (relative paths start in "
+                                           f"{os.getcwd()}).")
+    try:
+        found = read.files(path)
+    except TraceFileError as exc:
+        raise PathRefused("no_match" if pattern else "empty_folder", path, str(exc)) from None
     for name in found:
         check_path(name)
     return found

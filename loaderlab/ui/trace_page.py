@@ -29,6 +29,7 @@ from .language import page_setup
 from .outcome import show_warnings
 from .settings import cached_run, keep_settings, sidebar_config, torch_code
 from .diagnosis_view import show_diagnosis
+from . import follow_trace
 from .job_trace import pick_loader
 from .texts import language, t
 
@@ -152,16 +153,20 @@ def _upload_limit_mb() -> int:
 
 def main() -> None:
     page_setup("yourtrace")
-    if st.session_state.get("trace_upload") is None:
+    following = bool((st.session_state.get(follow_trace.KEY) or "").strip())
+    if st.session_state.get("trace_upload") is None and not following:
         config = sidebar_config()
-    else:  # an uploaded trace is shown: LoaderLab's run settings do not apply to it, so they are not drawn
+    else:  # an uploaded or followed trace is shown: LoaderLab's run settings do not apply to it, so not drawn
         keep_settings()
         st.sidebar.info(t("yourtrace.sidebar.hidden"))
         config = None
     limit = _upload_limit_mb()
     upload = st.file_uploader(t("yourtrace.upload"), type=["json", "lltrace"], key="trace_upload",
                               help=t("yourtrace.upload.limit", mb=limit, double=2 * limit))
-    if upload is not None:
+    path = follow_trace.path_input()  # or a trace on this machine, followed while its job writes it
+    if upload is None and path:
+        follow_trace.show_follow(path, show_trace)
+    elif upload is not None:
         with st.spinner(t("spinner.trace")):
             frame, error = _upload_frame(getattr(upload, "file_id", None) or f"{upload.name}:{upload.size}",
                                          upload.name, upload.getvalue())

@@ -67,7 +67,7 @@ def cmd_record(args: argparse.Namespace) -> None:
     try:
         # Labels and lengths read from what the dataset returns, for the label and padding findings.
         frame = record(loader, args.epochs, max_batches=args.batches, consumer=progress,
-                       sample_info=SampleGuess(getattr(args, "label", None)))
+                       sample_info=SampleGuess.for_loader(loader, getattr(args, "label", None)))
     except Exception as exc:
         raise UserError(f"recording {name} failed after {progress.count} batches: {exception_line(exc)}") from None
     finally:

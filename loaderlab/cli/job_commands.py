@@ -39,10 +39,10 @@ def split_run(argv: list[str]) -> tuple[list[str], list[str]]:
     i = 0
     while i < len(argv):
         token = argv[i]
-        if token in ("-o", "--output"):
+        if token in ("-o", "--output", "--label"):
             own += argv[i:i + 2]
             i += 2
-        elif token.startswith("--output=") or (token.startswith("-o") and token != "-o"):
+        elif token.startswith(("--output=", "--label=")) or (token.startswith("-o") and token != "-o"):
             own.append(token)
             i += 1
         elif token in ("-h", "--help"):
@@ -58,8 +58,8 @@ def split_run(argv: list[str]) -> tuple[list[str], list[str]]:
 def add_parsers(commands: Any, raw: type) -> None:
     run = commands.add_parser(
         "run", help="run your training script unchanged and trace its DataLoaders", formatter_class=raw,
-        usage="python -m loaderlab run [-o TRACE] SCRIPT.py [ARGS ...]\n"
-              "       python -m loaderlab run [-o TRACE] -m MODULE [ARGS ...]",
+        usage="python -m loaderlab run [-o TRACE] [--label KEY] SCRIPT.py [ARGS ...]\n"
+              "       python -m loaderlab run [-o TRACE] [--label KEY] -m MODULE [ARGS ...]",
         description=RUN_HELP,
         epilog="examples:\n  python -m loaderlab run train.py --epochs 3\n"
                "  python -m loaderlab run -o val_trace -m mypackage.train --config c.yaml\n"
@@ -68,6 +68,9 @@ def add_parsers(commands: Any, raw: type) -> None:
     run.add_argument("-o", "--output", default="trace", metavar="TRACE",
                      help="where to write the trace (default: trace, written as trace.lltrace; under torchrun a "
                           "folder trace/ with rank0.lltrace, rank1.lltrace...)")
+    run.add_argument("--label", metavar="KEY", default=None,
+                     help="where each sample keeps its class, when the guess is wrong: a dict key, or a position "
+                          "as digits (default: the second item of a tuple, or a label/labels/target/y key)")
     run.add_argument("script", nargs="*", metavar="SCRIPT.py [ARGS]", help="the script and its own arguments")
 
     stacks = commands.add_parser(
@@ -101,7 +104,7 @@ def run_command(args: argparse.Namespace, rest: list[str]) -> int:
     folder = os.path.dirname(os.path.abspath(args.output))
     if not os.path.isdir(folder):  # checked first: a long job should not be lost to a typo
         raise UserError(f"cannot write {args.output}: there is no folder {folder}")
-    return run_job(target, args.output)
+    return run_job(target, args.output, args.label)
 
 
 def cmd_stacks(args: argparse.Namespace) -> None:

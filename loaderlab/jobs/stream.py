@@ -67,6 +67,11 @@ def chunk_frame(events: list[ev.Event], loader: str, base_ns: int) -> pd.DataFra
     from ``base_ns``, the job's first written event (a worker's late events may come before it: a reader
     sorts and measures from the earliest, :func:`loaderlab.jobs.read.normalize`)."""
     frame = events_frame(events)
+    if frame["label"].dtype != object:
+        # int labels beside the None of other rows read as floats, a chunk without labels as objects: every
+        # chunk keeps the labels as the dataset gave them, in one dtype (events_frame's stable sort by time)
+        order = sorted(range(len(events)), key=lambda i: events[i].t_ns)
+        frame["label"] = pd.Series([events[i].label for i in order], dtype=object)
     frame["t_s"] = (frame["t_ns"] - base_ns) / 1e9
     frame["loader"] = loader
     return frame

@@ -6,7 +6,8 @@ same random draws and the same batches; the user's loader object is never iterat
 to invent, the script now decides: an epoch is one ``iter()`` call of the script; the consumer span runs from
 a batch handed out to the script's next ``next()`` (or to the iterator being dropped, after a ``break``);
 ``epoch_begin``'s detail names the sampler's own epoch (``sampler.epoch=3``) when it has ``set_epoch``, so a
-forgotten ``set_epoch`` shows as two epochs drawing the same order. Knows nothing of files (:mod:`.stream`),
+forgotten ``set_epoch`` shows as two epochs drawing the same order. Each sample's label and length are
+guessed from what the dataset returns (:class:`loaderlab.trace.sample_guess.SampleGuess`; ``run --label``). Knows nothing of files (:mod:`.stream`),
 of pandas, plotly or streamlit.
 """
 
@@ -20,6 +21,7 @@ import torch.utils.data
 from ..engine import events as ev
 from ..trace import torch_recorder as tr
 from ..trace.frame import loader_settings
+from ..trace.sample_guess import SampleGuess
 from ..trace.rank_process import epoch_sampler, sampler_settings
 from .patch import torch_iter
 from .stacks import StackDumpInit
@@ -28,9 +30,11 @@ from .stacks import StackDumpInit
 class LoaderTrace:
     """A user loader's name, site, tracer and clone (built at its first ``iter()``)."""
 
-    def __init__(self, loader: torch.utils.data.DataLoader, name: str, site: tuple, stacks_dir: str | None) -> None:
+    def __init__(self, loader: torch.utils.data.DataLoader, name: str, site: tuple, stacks_dir: str | None,
+                 label_key: str | None = None) -> None:
         self.name, self.site = name, site
-        self.tracer = ev.ListTracer()
+        # labels and lengths read from what the dataset returns: the label, padding and duplicate findings
+        self.tracer = ev.ListTracer(SampleGuess.for_loader(loader, label_key))
         self.channel = tr.EventChannel(loader, self.tracer)
         self.dial = tr.EpochDial()
         self.clone = tr.traced_clone(loader, self.tracer, self.channel.queue, self.dial)

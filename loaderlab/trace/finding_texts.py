@@ -173,6 +173,16 @@ TEXTS = {
             "심한 배치는 {batch}번으로 {batch_fraction:.0%}입니다. 길이가 비슷한 샘플끼리 배치로 "
             "묶으면 줄일 수 있습니다.",
     },
+    "finding.padding_waste_bucketed": {
+        "en": "Epoch {epoch}: {fraction:.0%} of the batch cells are padding ({padded_cells} of "
+            "{cells}); the worst is batch {batch} at {batch_fraction:.0%}. Batching samples of "
+            "similar length (sorted by length into batches of the same sizes) would leave "
+            "{bucketed_fraction:.0%} padding: {saved_cells} fewer cells ({saved_fraction:.0%} of them).",
+        "ko": "에폭 {epoch}: 배치 칸의 {fraction:.0%}가 패딩입니다({cells}칸 중 {padded_cells}칸). 가장 "
+            "심한 배치는 {batch}번으로 {batch_fraction:.0%}입니다. 길이가 비슷한 샘플끼리(길이순으로 정렬해 "
+            "같은 크기의 배치로) 묶으면 패딩이 {bucketed_fraction:.0%}로 줄어 칸이 {saved_cells}개"
+            "({saved_fraction:.0%}) 줄어듭니다.",
+    },
     "finding.iterable_duplicates": {
         "en": "Epoch {epoch}: {duplicates} of {distinct} IterableDataset samples came from "
             "more than one worker (e.g. {label!r} from workers {workers}); every worker "
@@ -186,6 +196,14 @@ TEXTS = {
             "{sampler}); with DistributedSampler, call sampler.set_epoch(epoch) before each epoch.",
         "ko": "에폭 {first_epoch}, {epoch}의 셔플 순서가 똑같습니다(샘플 {n}개, {sampler}). "
             "DistributedSampler를 쓴다면 각 에폭 전에 sampler.set_epoch(epoch)를 호출하세요.",
+    },
+    "finding.same_order_set_epoch": {
+        "en": "Epochs {first_epoch} and {epoch} drew the same shuffled order ({n} samples, "
+            "{sampler}): the sampler's epoch stayed {sampler_epoch}, so set_epoch was never called. "
+            "Call sampler.set_epoch(epoch) before each epoch.",
+        "ko": "에폭 {first_epoch}, {epoch}의 셔플 순서가 똑같습니다(샘플 {n}개, {sampler}). 샘플러의 "
+            "에폭이 {sampler_epoch}에 머물렀으니 set_epoch가 한 번도 호출되지 않았습니다. 각 에폭 전에 "
+            "sampler.set_epoch(epoch)를 호출하세요.",
     },
     "finding.identical_rng": {
         "en": "Worker {worker} drew the same random numbers as worker {same_as_worker} ({shared} "

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from collections.abc import Sequence
 from typing import Any
 
 import pandas as pd
@@ -23,7 +24,8 @@ from . import finding_texts, kinds
 from .audits import RNG_PREFIX, is_class, is_iterable, is_rng, label_audit, padding_audit, samples
 from .memory import memory_findings as memory_checks
 from .stalls import stall_checks
-from .tables import normal, sampler_order, settings
+from ..engine import events as ev
+from .tables import normal, rows, sampler_order, settings
 
 __all__ = ["SEVERITIES", "TEMPLATES", "Finding", "all_findings", "correctness_findings", "label_audit",
            "label_findings", "memory_findings", "padding_audit", "padding_findings", "stall_findings"]
@@ -89,8 +91,10 @@ def _identity_duplicates(f: pd.DataFrame, iterable: bool) -> list[Finding]:
             continue
         first = dup[dup["worker"] == dup["worker"].max()].sort_values("index").iloc[0]
         workers = sorted(int(w) for w in g[g["label"] == first["label"]]["worker"].unique())
+        # a stock loader's IterableDataset batches are numbered only as they reach the loop: no batch then
         out.append(finding(kinds.ITERABLE_DUPLICATES, "error", epoch=epoch, worker=int(first["worker"]),
-                           batch=int(first["batch"]), index=int(first["index"]), label=first["label"],
+                           batch=int(first["batch"]) if first["batch"] >= 0 else None, index=int(first["index"]),
+                           label=first["label"],
                            workers=workers, duplicates=int((producers > 1).sum()), distinct=len(producers)))
     return out
 
@@ -107,9 +111,21 @@ def _stream_replayed(f: pd.DataFrame, iterable: bool, dataset_len: Any, already:
             continue
         last = g[g["worker"] == per_worker.index.max()].sort_values("t_s").iloc[0]  # its first sample repeats
         out.append(finding(kinds.ITERABLE_DUPLICATES, "error", key="iterable_replayed", epoch=epoch,
-                           worker=int(last["worker"]), batch=int(last["batch"]), index=int(last["index"]),
+                           worker=int(last["worker"]), batch=int(last["batch"]) if last["batch"] >= 0 else None,
+                           index=int(last["index"]),
                            received=len(g), dataset_len=dataset_len,
                            per_worker=[int(n) for n in per_worker.to_numpy()]))
+    return out
+
+
+def _sampler_epochs(f: pd.DataFrame) -> dict[int, int]:
+    """The sampler's own epoch at each epoch's start, where the trace says it (``run`` notes
+    ``sampler.epoch=N`` for a sampler with ``set_epoch``)."""
+    begins = rows(f, ev.EPOCH_BEGIN, columns=["epoch", "detail"])
+    out = {}
+    for epoch, detail in zip(begins["epoch"], begins["detail"]):
+        if isinstance(detail, str) and detail.startswith("sampler.epoch=") and detail[14:].lstrip("-").isdigit():
+            out[int(epoch)] = int(detail[14:])
     return out
 
 
@@ -121,6 +137,10 @@ def _same_order(f: pd.DataFrame, sampler: str) -> list[Finding]:
         m = min(len(seqs[a]), len(seqs[b]))
         head = seqs[a][:m]
         if m >= 4 and None not in head and head == seqs[b][:m] and head != sorted(head):
+            own = _sampler_epochs(f)
+            if a in own and own.get(b) == own[a]:  # the script never moved the sampler's epoch on
+                return [finding(kinds.SAME_ORDER, "warning", key="same_order_set_epoch", epoch=b, first_epoch=a,
+                                n=m, sampler=sampler, sampler_epoch=own[a])]
             return [finding(kinds.SAME_ORDER, "warning", epoch=b, first_epoch=a, n=m,
                             sampler=sampler)]
     return []
@@ -197,16 +217,36 @@ def label_findings(frame: pd.DataFrame, labels=None, intended=None) -> list[Find
     return out
 
 
+def bucketed_cells(lengths: Sequence[int], sizes: Sequence[int]) -> int:
+    """The batch cells (samples × longest) if the epoch's samples were sorted by length into batches of the
+    same ``sizes``: what a length-bucketing sampler reaches at best."""
+    ordered, cells, at = sorted(lengths), 0, 0
+    for size in sorted(sizes):
+        if size:
+            cells += size * ordered[at + size - 1]
+            at += size
+    return cells
+
+
 def padding_findings(frame: pd.DataFrame) -> list[Finding]:
-    """From :func:`padding_audit`: epochs where at least ``PADDING_FRACTION`` of the batch cells are padding."""
+    """From :func:`padding_audit`: epochs where at least ``PADDING_FRACTION`` of the batch cells are padding,
+    with what batching samples of similar length would leave (:func:`bucketed_cells`)."""
     pad, out = padding_audit(frame), []
+    lengths = None
     for epoch, g in pad.groupby("epoch"):
         cells, padded = int(g["cells"].sum()), int(g["padded_cells"].sum())
         if cells and padded / cells >= PADDING_FRACTION:
+            if lengths is None:
+                s = samples(frame)
+                lengths = s[s["length"] >= 0].groupby("epoch")["length"]
+            total = int(g["total_length"].sum())
+            bucketed = bucketed_cells(lengths.get_group(epoch).tolist(), g["samples"].tolist())
             worst = g.loc[g["padded_cells"].idxmax()]
-            out.append(finding(kinds.PADDING_WASTE, "warning", epoch=epoch, batch=int(worst["batch"]),
-                               fraction=padded / cells, padded_cells=padded, cells=cells,
-                               batch_fraction=float(worst["padding_fraction"])))
+            out.append(finding(kinds.PADDING_WASTE, "warning", key="padding_waste_bucketed", epoch=epoch,
+                               batch=int(worst["batch"]), fraction=padded / cells, padded_cells=padded, cells=cells,
+                               batch_fraction=float(worst["padding_fraction"]),
+                               bucketed_fraction=(bucketed - total) / bucketed if bucketed else 0.0,
+                               saved_cells=cells - bucketed, saved_fraction=(cells - bucketed) / cells))
     return out
 
 

@@ -8,7 +8,10 @@ length; LoaderLab's own workloads say them through ``record(..., sample_info=)``
   ``target`` or ``y`` entry (the first present) — when it is one value (an int, a string, a 0-d tensor or
   a one-element tensor); ``label_key`` names it instead (a dict key, or a position as digits);
 - the length: the first tensor with at least one dimension (other than the label): its first dimension,
-  the one a padding collate pads.
+  the one a padding collate pads;
+- for an IterableDataset (``iterable=True``), a sample that is one value (an int, a string, a 0-d or
+  one-element tensor) is its own label: a stream's values are its identities, so values that two workers
+  both yield show up as duplicates (:func:`loaderlab.trace.findings.correctness_findings`).
 
 None / -1 when the sample has no such part. It runs in the workers, so it is a top-level class; it never
 raises (a guess that fails is no label). Knows torch's tensors, nothing of pandas, plotly or streamlit.
@@ -20,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import torch
+import torch.utils.data
 
 LABEL_KEYS = ("label", "labels", "target", "y")
 
@@ -48,8 +52,13 @@ def _first_length(parts: Sequence[Any]) -> int:
 class SampleGuess:
     """``sample_info(index, sample) -> (label, length)`` read from the sample (see the module docstring)."""
 
-    def __init__(self, label_key: str | None = None) -> None:
-        self.label_key = label_key
+    def __init__(self, label_key: str | None = None, iterable: bool = False) -> None:
+        self.label_key, self.iterable = label_key, iterable
+
+    @classmethod
+    def for_loader(cls, loader: Any, label_key: str | None = None) -> "SampleGuess":
+        """The guess for ``loader``'s dataset (an IterableDataset's bare values are identities)."""
+        return cls(label_key, isinstance(getattr(loader, "dataset", None), torch.utils.data.IterableDataset))
 
     def _label_place(self, sample: Any) -> Any:
         """The key (or position) of the label in ``sample``, None if it has none."""
@@ -73,6 +82,8 @@ class SampleGuess:
                 rest = [v for i, v in enumerate(sample) if i != place]
             else:
                 rest = [sample]
+                if self.iterable and self.label_key is None:
+                    label = _one_value(sample)
             return label, _first_length(rest)
         except Exception:  # a guess, never a failure of the user's run
             return None, -1

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import plotly.graph_objects as go
 import streamlit as st
 
 from ..figures.tour import (
@@ -23,7 +24,7 @@ from ..figures.tour import (
 from .language import page_setup
 from .outcome import show_warnings
 from .settings import cached_run, sidebar_config, torch_code
-from .texts import EN, language, t  # EN: which pages have a link text yet
+from .texts import EN, bound, language, t  # EN: which pages have a link text yet
 
 PAGES = Path(__file__).resolve().parents[2] / "pages"
 LESSONS_PAGE = "0_Lessons"  # the workshop's lesson path, linked prominently at the top
@@ -50,6 +51,30 @@ def _pick(frame) -> tuple[int, int] | None:
     if len(batches) == 1:
         return epoch, batches[0]
     return epoch, st.select_slider(t("tour.pick"), batches, key="tour_batch")
+
+
+def run_stamp(run) -> tuple[int, int]:
+    """Which recording of its settings ``run`` is: its first event's clock and its number of events (a run
+    dropped from the cache and made again is another run, with other times)."""
+    return (int(run.events["t_ns"].iloc[0]) if len(run.events) else 0), len(run.events)
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def tour_view(_frame, config, stamp: tuple[int, int], lang: str, epoch: int,
+              batch: int) -> tuple[dict[str, str], go.Figure]:
+    """One batch's notes and figure, shared by every session with the same run, language and batch (a room on
+    the default settings draws it once). ``_frame`` is the run of ``config`` that ``stamp`` names (not
+    hashed: hashing the table would cost about what drawing does). Kept as a resource, not copied per
+    session: nothing changes a figure after it is made (st.plotly_chart only reads it)."""
+    say = bound(lang)
+    journey = batch_journey(_frame, epoch, batch)
+    notes = journey_notes(journey, {k: say(f"tour.note.{k}") for k in NOTE_KEYS})
+    who = say("tour.who.main") if journey.worker is None else say("tour.who.worker", k=journey.worker)
+    fig = tour_figure(journey, box_names={b: say(f"tour.box.{b}") for b in BOX_NAME_KEYS}, notes=notes,
+                      segment_names={s: say(f"tour.segment.{s}") for s in SEGMENTS},
+                      title=say("tour.figure.title", batch=journey.batch, epoch=journey.epoch, who=who),
+                      x_title=say("tour.x"))
+    return notes, fig
 
 
 def _stages(notes: dict[str, str]) -> None:
@@ -90,13 +115,7 @@ def main() -> None:
     if picked is None:
         st.info(t("tour.none"))
     else:
-        journey = batch_journey(frame, *picked)
-        notes = journey_notes(journey, {k: t(f"tour.note.{k}") for k in NOTE_KEYS})
-        who = t("tour.who.main") if journey.worker is None else t("tour.who.worker", k=journey.worker)
-        fig = tour_figure(journey, box_names={b: t(f"tour.box.{b}") for b in BOX_NAME_KEYS}, notes=notes,
-                          segment_names={s: t(f"tour.segment.{s}") for s in SEGMENTS},
-                          title=t("tour.figure.title", batch=journey.batch, epoch=journey.epoch, who=who),
-                          x_title=t("tour.x"))
+        notes, fig = tour_view(frame, config, run_stamp(frame), language(), *picked)
         st.plotly_chart(fig, theme=None, key="tour_figure")
         _stages(notes)
     with st.expander(t("code.title")):

@@ -144,3 +144,22 @@ def test_a_bad_path_is_one_sentence(page, tmp_path, make, key, lang):
     at = follow(at.run(), path)
     table = EN if lang == "en" else KO
     assert texts(at, "error") == [table[key].format(path=path, cwd=os.getcwd())]
+
+
+def test_a_big_live_trace_keeps_its_views_until_asked(page, events, tmp_path, running_here, monkeypatch):
+    from loaderlab.ui import follow_trace
+
+    monkeypatch.setattr(follow_trace, "LIVE_VIEW_EVENTS", 10)  # every trace of this test counts as big
+    path = tmp_path / "big.lltrace"
+    writer = TraceWriter(path, meta(running_here, settings=events.attrs["loader"]))
+    writer.write_frame(events.iloc[:100])
+    at = follow(page().run(), path)
+    assert any(c.startswith(f"Showing {path}: 100 events") for c in texts(at, "caption"))
+    writer.write_frame(events.iloc[100:])
+    at.run()
+    assert texts(at, "info")[0].startswith(f"Live: the job is running; {len(events):,} events")  # the status is now
+    assert EN["jobs.follow.snapshot"].format(shown=100, events=len(events)) in texts(at, "caption")
+    assert any(c.startswith(f"Showing {path}: 100 events") for c in texts(at, "caption"))  # the views are not
+    at.button(key="follow_update_views").click().run()
+    assert any(c.startswith(f"Showing {path}: {len(events):,} events") for c in texts(at, "caption"))
+    writer.close()

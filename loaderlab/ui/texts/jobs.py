@@ -163,4 +163,14 @@ TEXTS = {
         "en": "Stacks asked {ago:.0f} s ago; press the button again for where they are now.",
         "ko": "{ago:.0f}초 전에 물어본 스택입니다. 지금 위치를 보려면 버튼을 다시 누르세요.",
     },
+    "jobs.follow.update": {
+        "en": "Update the views ({events:,} events)",
+        "ko": "화면 새로 그리기 (이벤트 {events:,}개)",
+    },
+    "jobs.follow.snapshot": {
+        "en": "The views below show the trace as it was at {shown:,} events (it now has {events:,}); drawing them "
+            "takes seconds on a trace this big, so while the job runs they are redrawn when you ask.",
+        "ko": "아래 화면은 이벤트 {shown:,}개였을 때의 트레이스입니다(지금은 {events:,}개). 이만큼 큰 트레이스는 그리는 데 "
+            "몇 초가 걸려서, 작업이 도는 동안에는 요청할 때만 다시 그립니다.",
+    },
 }

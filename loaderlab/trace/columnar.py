@@ -228,19 +228,21 @@ def is_columnar(head: bytes) -> bool:
     return head[:len(MAGIC_PREFIX)] == MAGIC_PREFIX
 
 
-def read_columnar(path: str | os.PathLike) -> tuple[pd.DataFrame, dict]:
+def read_columnar(path: str | os.PathLike, *, compact: bool = False) -> tuple[pd.DataFrame, dict]:
     """A ``.lltrace`` file → (the event table, its meta); a cut-off file reads up to its last whole batch.
 
-    A file that was cut off gets ``meta["cut_short"] = True``. Raises :class:`TraceFileError` (one
+    With ``compact``, the table of :func:`.frame.compact_table` (decoded a batch at a time: a third of the
+    memory). A file that was cut off gets ``meta["cut_short"] = True``. Raises :class:`TraceFileError` (one
     sentence) for a file that is not a LoaderLab columnar trace or is damaged.
     """
     name = os.fspath(path)
     with open(path, "rb") as f:
         data = f.read()
-    return read_columnar_bytes(data, name)
+    return read_columnar_bytes(data, name, compact=compact)
 
 
-def read_columnar_bytes(data: bytes, name: str = "the trace") -> tuple[pd.DataFrame, dict]:
+def read_columnar_bytes(data: bytes, name: str = "the trace", *,
+                        compact: bool = False) -> tuple[pd.DataFrame, dict]:
     """:func:`read_columnar` for a file's contents (an upload, say); ``name`` is how messages refer to it."""
     if not is_columnar(data):
         raise TraceFileError(f"{name} is not a LoaderLab columnar trace (it does not start with {MAGIC_PREFIX!r}); "
@@ -263,6 +265,13 @@ def read_columnar_bytes(data: bytes, name: str = "the trace") -> tuple[pd.DataFr
         raise TraceFileError(f"{name} is an Arrow stream but lacks LoaderLab's column notes, so it was not written "
                              f"by LoaderLab; load a file that `loaderlab record` or save_trace wrote.") from None
     batches, cut_short = [], False
+    from .compact import CompactColumns  # here: it knows the events table's columns, this module does not
+
+    try:
+        sink = CompactColumns(plans, schema, base) if compact else None
+    except (KeyError, ValueError, TypeError):
+        raise TraceFileError(f"{name} has columns that do not match its own notes; the file was damaged — "
+                             f"record the trace again.") from None
     while True:
         try:
             batch, custom = reader.read_next_batch_with_custom_metadata()
@@ -273,12 +282,18 @@ def read_columnar_bytes(data: bytes, name: str = "the trace") -> tuple[pd.DataFr
             break
         if custom is not None and _META_KEY in custom:
             meta.update(json.loads(custom[_META_KEY]))
-        if batch.num_rows:
+        if batch.num_rows and sink is not None:
+            try:
+                sink.add(batch)  # decoded now, and the batch let go
+            except (KeyError, ValueError, TypeError, IndexError, pa.ArrowException):
+                raise TraceFileError(f"{name} has columns that do not match its own notes; the file was damaged — "
+                                     f"record the trace again.") from None
+        elif batch.num_rows:
             batches.append(batch)
     if cut_short or not data.endswith(_END_OF_STREAM):  # a writer that never closed: killed, or crashed
         meta["cut_short"] = True
     try:
-        frame = _frame(plans, schema, batches, base)
+        frame = sink.frame() if sink is not None else _frame(plans, schema, batches, base)
     except (KeyError, ValueError, TypeError, pa.ArrowException):
         raise TraceFileError(f"{name} has columns that do not match its own notes; the file was damaged — "
                              f"record the trace again.") from None

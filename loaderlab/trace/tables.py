@@ -24,6 +24,9 @@ _DEFAULTS = {"kind": "", "t_ns": 0, "pid": 0, "worker": ev.MAIN_PROCESS, "epoch"
              "arg0": ev.NO_ARG, "arg1": ev.NO_ARG, "arg2": ev.NO_ARG, "arg3": ev.NO_ARG, "indices": None}
 
 
+_NORMAL_INTS = (np.dtype("int64"), np.dtype("int32"))  # int32: a compact table (frame.compact_table)
+
+
 def normal(frame: pd.DataFrame | Run) -> pd.DataFrame:
     """The frame (or a :class:`~.result.Run`'s events) with every event column present (defaults for absent
     ones), ``t_s`` filled in, sorted by time.
@@ -34,7 +37,7 @@ def normal(frame: pd.DataFrame | Run) -> pd.DataFrame:
     """
     frame = events_of(frame)
     if (set(_DEFAULTS).issubset(frame.columns) and "t_s" in frame.columns
-            and all(frame[c].dtype == "int64" for c in _INT_COLUMNS) and frame["t_s"].is_monotonic_increasing
+            and all(frame[c].dtype in _NORMAL_INTS for c in _INT_COLUMNS) and frame["t_s"].is_monotonic_increasing
             and frame.index.equals(pd.RangeIndex(len(frame)))):
         if not frame.attrs:
             return frame
@@ -89,6 +92,13 @@ def _kind_index(f: pd.DataFrame) -> dict[str, np.ndarray] | None:
 def kind_positions(f: pd.DataFrame, *kinds: str) -> np.ndarray | None:
     """The positions (ascending) of ``f``'s rows of these kinds, from the table's kind index; None when the
     table has none (then filter with ``f["kind"].isin(kinds)``)."""
+    if len(f) >= INDEX_MIN_ROWS and isinstance(f["kind"].dtype, pd.CategoricalDtype):
+        # A compact table's kinds are small codes: a scan of them is cheap (and they may be written in place)
+        kind = f["kind"].array
+        wanted = [kind.categories.get_loc(k) for k in dict.fromkeys(kinds) if k in kind.categories]
+        codes = kind.codes
+        mask = codes == wanted[0] if len(wanted) == 1 else np.isin(codes, wanted)
+        return np.flatnonzero(mask)
     index = _kind_index(f)
     if index is None:
         return None

@@ -174,6 +174,12 @@ def cpu_seconds(root: int) -> float:
     return total
 
 
+def busy_seconds() -> float:
+    """CPU time the whole machine has spent busy (all cores, all processes)."""
+    t = psutil.cpu_times()
+    return t.user + t.system + getattr(t, "nice", 0.0) + getattr(t, "irq", 0.0) + getattr(t, "softirq", 0.0)
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     k = max(0, min(len(ordered) - 1, round(q * (len(ordered) - 1))))
@@ -213,10 +219,14 @@ async def main_async(args) -> dict:
                 n = args.attendees
                 fractions = [((i + round_ * (n // 2)) % n + 0.5 + 0.5 * (round_ % 2)) / (n + 1) for i in range(n)]
                 t0, server0, browser0 = time.monotonic(), cpu_seconds(proc.pid), cpu_seconds(os.getpid())
+                machine0 = busy_seconds()
                 got = await asyncio.gather(*(change_and_wait(p, f) for p, f in zip(pages, fractions)))
                 cpu.append({"round": round_, "wall_s": round(time.monotonic() - t0, 2),
                             "server_cpu_s": round(cpu_seconds(proc.pid) - server0, 2),  # pages, runs, workers
                             "browser_cpu_s": round(cpu_seconds(os.getpid()) - browser0, 2)})  # chromium + this
+                # what everything else on the machine took meanwhile (other people's work on a shared machine)
+                cpu[-1]["others_cpu_s"] = round(busy_seconds() - machine0 - cpu[-1]["server_cpu_s"]
+                                                - cpu[-1]["browser_cpu_s"], 2)
                 for i, g in enumerate(got):
                     results.append({"round": round_, "attendee": i, **g})
                 print(f"round {round_ + 1}: all {args.attendees} served in {time.monotonic() - t0:.1f} s",
@@ -261,6 +271,7 @@ def main() -> None:
     load = os.getloadavg()
     out = asyncio.run(main_async(args))
     out["summary"]["load_avg_before"] = [round(x, 2) for x in load]
+    out["summary"]["load_avg_after"] = [round(x, 2) for x in os.getloadavg()]
     print(json.dumps(out["summary"], indent=1))
     if args.json:
         Path(args.json).write_text(json.dumps(out, indent=1))

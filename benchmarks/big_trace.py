@@ -3,7 +3,9 @@
 Run: ``python benchmarks/big_trace.py`` (both sizes; ``--events 1000000`` for one, ``--steps save,load`` for some).
 :func:`big_frame` builds a trace shaped like :func:`loaderlab.record`'s (same columns and dtypes: ``kind`` str,
 ``label`` object; several workers taking tasks round robin, every fetch with a class label, queue hops,
-two epochs, the sampler's indices in ``detail``). Each step runs in a fresh subprocess that loads the saved
+two epochs, the sampler's indices in ``detail``). ``load`` reads the table exactly as saved; ``load_compact``
+and every later step read it compact (``load_trace(path, compact=True)``: categorical strings, int32 where
+values fit; ``--full`` for the exact table). Each step runs in a fresh subprocess that loads the saved
 ``.lltrace`` file first (except ``save``), so its peak memory (``ru_maxrss``, imports included: ~290 MB) is the
 step's own; the time is the step alone, wall and CPU (all threads; on a shared machine the CPU time is the
 steadier number). ``save`` writes the trace an epoch at a time with :class:`~loaderlab.trace.columnar.TraceWriter`,
@@ -44,7 +46,8 @@ def _page_render(frame: pd.DataFrame) -> None:  # the "Your trace" page's first 
 
 
 PAGE_RENDER: Callable[[pd.DataFrame], None] | None = _page_render  # the dashboard helper plugs its first render in here
-STEPS = ("save", "load", "report", "findings", "export")
+STEPS = ("save", "load", "load_compact", "report", "findings", "export")
+COMPACT = True  # report, findings, export and page load the compact table (load_trace(..., compact=True)); --full: not
 STEP_TIMEOUT_S = 900
 
 
@@ -194,9 +197,10 @@ def _step(step: str, trace: str, work: str) -> dict:
             writer.set_meta("epochs", epochs)
         return {"s": time.perf_counter() - start, "cpu_s": time.process_time() - cpu, "events": rows}
     start, cpu = time.perf_counter(), time.process_time()
-    frame = load_trace(trace)
+    frame = load_trace(trace, compact=step == "load_compact" or (step != "load" and os.environ.get(
+        "BIG_TRACE_COMPACT", "1") == "1"))
     loaded = time.perf_counter() - start
-    if step == "load":
+    if step in ("load", "load_compact"):
         return {"s": loaded, "cpu_s": time.process_time() - cpu}
     start, cpu = time.perf_counter(), time.process_time()
     if step == "report":
@@ -219,7 +223,8 @@ def run(n_events: int, steps: tuple[str, ...], work: str, epochs: int) -> dict:
     for step in ("save", *[s for s in steps if s != "save"]):
         if step == "page" and PAGE_RENDER is None:
             continue
-        env = dict(os.environ, BIG_TRACE_EVENTS=str(n_events), BIG_TRACE_EPOCHS=str(epochs))
+        env = dict(os.environ, BIG_TRACE_EVENTS=str(n_events), BIG_TRACE_EPOCHS=str(epochs),
+                   BIG_TRACE_COMPACT="1" if COMPACT else "0")
         try:
             out = subprocess.run([sys.executable, __file__, "--one-step", step, trace, work],
                                  capture_output=True, text=True, check=False, env=env, timeout=STEP_TIMEOUT_S)
@@ -250,7 +255,10 @@ if __name__ == "__main__":
                         "default 1000000 and 10000000)")
     parser.add_argument("--epochs", type=int, help="epochs per trace (default: 2 million events each, at least 2)")
     parser.add_argument("--steps", default=",".join(STEPS), help=f"comma-separated, of {', '.join(STEPS)}, page")
+    parser.add_argument("--full", action="store_true", help="report, findings, export and page read the full "
+                        "table (load_trace's exact round trip) instead of the compact one")
     args = parser.parse_args()
+    COMPACT = not args.full
     steps = tuple(s for s in args.steps.split(",") if s)
     for n in args.events or (1_000_000, 10_000_000):
         with tempfile.TemporaryDirectory() as work:

@@ -69,16 +69,16 @@ def write_chrome(frame: pd.DataFrame, out: TextIO, *, start_s: float | None = No
     out.write('{"traceEvents":[')
     if len(events):
         r = ce.table_rows(events)
-        table, side = _event_table(r, t0)
+        table, order, side = _event_table(r, t0)
         if start_s is not None or end_s is not None:
             lo = -math.inf if start_s is None else start_s * 1e9
             hi = math.inf if end_s is None else end_s * 1e9
-            keep = (table["ts"] + np.maximum(table["dur"], 0) >= lo) & (table["ts"] <= hi)
-            table = table[keep]
+            ts, dur = table["ts"].to_numpy(), table["dur"].to_numpy()
+            order = order[((ts + np.maximum(dur, 0) >= lo) & (ts <= hi))[order]]
         head = ",".join(json.dumps(e, separators=(",", ":")) for e in _metadata(*_tracks(r)))
         out.write(head)
-        for lo_i in range(0, len(table), CHUNK):
-            text = _render(r, table.iloc[lo_i:lo_i + CHUNK], side, t0)
+        for lo_i in range(0, len(order), CHUNK):  # the table is never copied in order: a chunk at a time
+            text = _render(r, table.take(order[lo_i:lo_i + CHUNK]), side, t0)
             out.write(text if head or lo_i else text[1:])  # each event comes after a comma
     out.write('],"displayTimeUnit":"ms","otherData":')
     out.write(json.dumps(meta, separators=(",", ":"), allow_nan=False))
@@ -108,9 +108,9 @@ def _cut(events: pd.DataFrame, t0: int, start_s: float | None, end_s: float | No
     return events[inside | touched | loop | (batch < 0)]
 
 
-def _event_table(r: ce.Rows, t0: int) -> tuple[pd.DataFrame, list[str]]:
-    """Every output event as numbers: ts and dur (ns; dur -1 for none), what made it, its rows, sorted as the
-    export writes them. Rare events (counters, start-ups, unfinished spans, arrows) are rendered here as text
+def _event_table(r: ce.Rows, t0: int) -> tuple[pd.DataFrame, np.ndarray, list[str]]:
+    """Every output event as numbers: ts and dur (ns; dur -1 for none), what made it, its rows; and the
+    order the export writes them in (positions in the table). Rare events (counters, start-ups, unfinished spans, arrows) are rendered here as text
     (``side``); the many (spans, instants, waits) are rendered in chunks by :func:`_render`."""
     parts, side = [], []
     p = ce.pair_spans(r)
@@ -150,22 +150,23 @@ def _event_table(r: ce.Rows, t0: int) -> tuple[pd.DataFrame, list[str]]:
             trigger += 1
     part = _part(side_t, None, PH_SIDE, -1, -1, np.full(len(side), -1), side_trigger, 0)
     part["dur"] = np.asarray(side_dur, np.int64)
-    part["side"] = np.arange(len(side))
+    part["side"] = np.arange(len(side), dtype=np.int32)
     parts.append(part)
     table = pd.concat([pd.DataFrame(x) for x in parts], ignore_index=True)
     table["ts"] -= t0
     order = np.lexsort((table["sub"].to_numpy(), table["trigger"].to_numpy(),
                         -np.maximum(table["dur"].to_numpy(), 0), table["ts"].to_numpy()))
-    return table.iloc[order].reset_index(drop=True), side
+    return table, order, side
 
 
 def _part(t, dur, ph, name, begin, row, trigger, sub) -> dict:
-    n = len(t)
+    n = len(t)  # rows, names and side texts number far fewer than 2**31: int32 halves a big export's table
     return {"ts": np.asarray(t, np.int64), "dur": np.full(n, -1, np.int64) if dur is None
             else np.maximum(np.asarray(dur, np.int64), 0), "ph": np.full(n, ph, np.int8),
-            "name": np.broadcast_to(np.asarray(name, np.int64), (n,)), "begin": np.broadcast_to(np.asarray(begin), (n,)),
-            "row": np.asarray(row, np.int64), "trigger": np.asarray(trigger, np.int64), "sub": np.full(n, sub, np.int8),
-            "side": np.full(n, -1, np.int64)}
+            "name": np.broadcast_to(np.asarray(name, np.int32), (n,)),
+            "begin": np.broadcast_to(np.asarray(begin, np.int32), (n,)), "row": np.asarray(row, np.int32),
+            "trigger": np.asarray(trigger, np.int64), "sub": np.full(n, sub, np.int8),
+            "side": np.full(n, -1, np.int32)}
 
 
 def _rare_events(r: ce.Rows, p: ce.Pairs, t0: int) -> list[tuple[dict, int, int | None]]:

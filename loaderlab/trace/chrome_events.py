@@ -83,14 +83,18 @@ def table_rows(frame: pd.DataFrame) -> Rows:
         codes, uniques = pd.factorize(f["kind"])
     lookup = np.r_[pd.Index(KINDS).get_indexer(uniques), -1]  # -1: a kind unknown here, or missing
     kind = lookup[np.where(codes >= 0, codes, len(uniques))].astype(np.int16)
-    worker = f["worker"].to_numpy(np.int64)
+    worker = _ints(f["worker"])
     tpid = np.where(worker < 0, MAIN_PID, worker + 2).astype(np.int32)
     ttid = tpid.copy()
     if (worker >= 0).any():  # the pin thread of a multi-process loader runs beside main's loop: its own thread
         ttid[((kind == code(ev.PIN_BEGIN)) | (kind == code(ev.PIN_END))) & (tpid == MAIN_PID)] = PIN_TID
-    return Rows(f, kind, f["t_ns"].to_numpy(np.int64), worker, f["pid"].to_numpy(np.int64),
-                f["epoch"].to_numpy(np.int64), f["batch"].to_numpy(np.int64), f["index"].to_numpy(np.int64),
-                tpid, ttid, kind != code(ev.MEMORY))
+    return Rows(f, kind, f["t_ns"].to_numpy(np.int64), worker, _ints(f["pid"]), _ints(f["epoch"]), _ints(f["batch"]),
+                _ints(f["index"]), tpid, ttid, kind != code(ev.MEMORY))
+
+
+def _ints(column: pd.Series) -> np.ndarray:
+    """A compact table's int32 column as it is (no int64 copy of a big trace's column); anything else int64."""
+    return column.to_numpy() if column.dtype == np.int32 else column.to_numpy(np.int64)
 
 
 @dataclass

@@ -8,7 +8,7 @@ batch and the next look tries again, so nothing is read twice and nothing read i
 frame it gives is the one :func:`loaderlab.jobs.read.load_any` reads from the same bytes (a test compares
 them). A file is *closed* once the writer's end-of-stream marker is read (the job ended and closed its
 trace); until then it is open, whether the job still runs or was killed (:func:`job_alive` tells which).
-Knows pyarrow and pandas; nothing of plotly or streamlit.
+Which paths may be followed: :mod:`.trace_paths`. Knows pyarrow and pandas; nothing of plotly or streamlit.
 """
 
 from __future__ import annotations
@@ -25,18 +25,8 @@ import pyarrow as pa
 from ..trace import columnar
 from ..trace.io import COLUMNAR_SUFFIX as EXTENSION
 from ..trace.io import TraceFileError
-from . import read
-
-SUFFIXES = (EXTENSION, ".json")  # the only files the dashboard reads from the server's disk
-
-
-class PathRefused(TraceFileError):
-    """A path the live view cannot follow; ``reason`` names which (the dashboard words it in its language)."""
-
-    def __init__(self, reason: str, path: str, message: str) -> None:
-        super().__init__(message)
-        self.reason, self.path = reason, path
-
+from . import read, trace_paths
+from .trace_paths import trace_files
 
 class TraceRewritten(TraceFileError):
     """The followed file got shorter: a new job writes it from the start; follow it again."""
@@ -114,9 +104,9 @@ class FollowedFile:
             if len(head) < len(columnar.MAGIC):
                 return False  # the writer has not written its first bytes yet
             if not columnar.is_columnar(head):
-                raise PathRefused("not_trace", self.path, f"{self.path} is not a LoaderLab columnar trace (it does not start with "
-                                     f"{columnar.MAGIC_PREFIX!r}); follow a .lltrace file that `python -m loaderlab "
-                                     f"run` writes.")
+                raise trace_paths.PathRefused(
+                    "not_trace", self.path, f"{self.path} is not a LoaderLab columnar trace (it does not start with "
+                    f"{columnar.MAGIC_PREFIX!r}); follow a .lltrace file that `python -m loaderlab run` writes.")
             self._view = _View(self.path, len(columnar.MAGIC))
         self._view.limit = self._scan(stat.st_size)
         if self._reader is None and not self._open():
@@ -226,32 +216,6 @@ def job_alive(meta: dict[str, Any]) -> bool:
     return isinstance(pid, int) and any(w["role"] == "main" for w in stacks.job_processes(pid))
 
 
-def check_path(path: str) -> None:
-    """Refuse what the dashboard must not read: a file not ending in .lltrace or .json (one sentence)."""
-    if not path.endswith(SUFFIXES):
-        raise PathRefused("suffix", path, f"{path} is not a trace file: the dashboard reads only files ending in "
-                                          f"{' or '.join(SUFFIXES)} from this machine.")
-
-
-def trace_files(path: str) -> list[str]:
-    """The files a path names (a file, a folder of rank files, a glob), each checked by :func:`check_path`."""
-    path = os.path.expanduser(path.strip())
-    if not path:
-        raise PathRefused("empty", path, "give the path of a trace file, or of the folder `python -m loaderlab run "
-                                         "-o` wrote.")
-    pattern = any(c in path for c in "*?[")
-    if not pattern and not os.path.exists(path):
-        raise PathRefused("missing", path, f"there is no file or folder {path} (relative paths start in "
-                                           f"{os.getcwd()}).")
-    try:
-        found = read.files(path)
-    except TraceFileError as exc:
-        raise PathRefused("no_match" if pattern else "empty_folder", path, str(exc)) from None
-    for name in found:
-        check_path(name)
-    return found
-
-
 class Follower:
     """A path (a file, a folder of rank files, or a glob) followed as one trace; thread-safe."""
 
@@ -301,21 +265,3 @@ class Follower:
     def close(self) -> None:
         for f in self.files.values():
             f.close()
-
-
-def recent_traces(root: str = ".", limit: int = 12, depth: int = 3) -> list[str]:
-    """The newest ``.lltrace`` files under ``root`` (at most ``depth`` folders down), newest first."""
-    found = []
-    root = os.path.abspath(root)
-    for folder, dirs, names in os.walk(root):
-        if folder[len(root):].count(os.sep) >= depth:
-            dirs[:] = []
-        dirs[:] = [d for d in dirs if not d.startswith(".") and d not in ("node_modules", "__pycache__")]
-        for name in names:
-            if name.endswith(EXTENSION):
-                path = os.path.join(folder, name)
-                try:
-                    found.append((os.stat(path).st_mtime, os.path.relpath(path, root)))
-                except OSError:
-                    continue
-    return [p for _, p in sorted(found, reverse=True)[:limit]]

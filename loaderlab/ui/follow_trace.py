@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import pandas as pd
 import streamlit as st
 
-from ..jobs import follow, stacks
+from ..jobs import follow, stacks, trace_paths
 from ..trace.io import TraceFileError
 from ..trace.result import as_run
 from .job_trace import pick_loader
@@ -75,7 +75,7 @@ def status(follower: follow.Follower, frame: pd.DataFrame, now: float | None = N
 
 def path_error(exc: TraceFileError) -> str:
     """One sentence in the page's language for a path the live view cannot follow."""
-    if isinstance(exc, follow.PathRefused):
+    if isinstance(exc, trace_paths.PathRefused):
         return t(f"jobs.follow.error.{exc.reason}", path=exc.path, cwd=os.getcwd())
     return t("jobs.follow.error.other", detail=exc)
 
@@ -95,7 +95,7 @@ def path_input() -> str:
     st.subheader(t("jobs.follow.title"))
     st.caption(t("jobs.follow.explain", seconds=REFRESH_S))
     cwd = os.getcwd()
-    recent = follow.recent_traces(cwd)
+    recent = trace_paths.recent_traces(cwd)
     if recent:
         def _pick() -> None:
             st.session_state[KEY] = st.session_state.get("trace_follow_recent") or ""

@@ -8,7 +8,7 @@ import pandas as pd
 import pandas.testing as pdt
 import pytest
 
-from loaderlab.jobs import follow, read
+from loaderlab.jobs import follow, read, trace_paths
 from loaderlab.trace.columnar import TraceWriter, read_columnar
 from loaderlab.trace.io import TraceFileError
 
@@ -123,4 +123,4 @@ def test_recent_traces_newest_first(tmp_path):
     for i, name in enumerate(["old.lltrace", "a/new.lltrace", "skip.json"]):
         (tmp_path / name).write_bytes(b"x")
         os.utime(tmp_path / name, (1_000 + i, 1_000 + i))
-    assert follow.recent_traces(str(tmp_path)) == [os.path.join("a", "new.lltrace"), "old.lltrace"]
+    assert trace_paths.recent_traces(str(tmp_path)) == [os.path.join("a", "new.lltrace"), "old.lltrace"]

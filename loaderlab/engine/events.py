@@ -91,6 +91,7 @@ ARGS = {
     SAMPLER_YIELD: ("samples",),  # with ``indices``
     FETCH_BEGIN: ("samples",),
     FETCH_END: ("samples",),
+    COLLATE_END: ("cpu_ns", "voluntary_switches", "involuntary_switches"),  # in a worker: since its batch began
     BATCH_YIELD: ("task",),  # the task handed over (``batch`` is its place in hand-over order)
     REORDER_PARK: ("waits_for",),  # the task that must be handed over first
     WORKER_START: ("worker_pid",),

@@ -14,10 +14,42 @@ from __future__ import annotations
 
 import operator
 import time
+
+try:
+    import resource
+    _RUSAGE_THREAD = getattr(resource, "RUSAGE_THREAD", None)  # Linux
+except ImportError:  # no resource module (Windows)
+    _RUSAGE_THREAD = None
 from functools import partial
 from typing import Any, Callable, Iterable
 
 from . import events as ev
+
+
+_usage_at_start: tuple[int, int, int] | None = None  # this worker thread's usage when its batch began
+
+
+def _thread_usage() -> tuple[int, int, int]:
+    # rusage's CPU times may move in whole scheduler ticks: the thread's CPU clock is exact
+    r = resource.getrusage(_RUSAGE_THREAD)
+    return time.thread_time_ns(), r.ru_nvcsw, r.ru_nivcsw
+
+
+def start_batch_usage(worker: int) -> None:
+    """Note this thread's CPU time and context switches as a worker's batch begins (see :func:`batch_usage`)."""
+    global _usage_at_start
+    _usage_at_start = _thread_usage() if worker >= 0 and _RUSAGE_THREAD is not None else None
+
+
+def batch_usage(worker: int) -> dict[str, int]:
+    """``collate_end``'s numbers in a worker: CPU time (ns), voluntary and involuntary context switches of this
+    thread since its batch began. A batch that never gave the core up voluntarily (no sleep, no I/O, no lock)
+    but took longer than its CPU time waited for a core: replay reads its cost from the CPU time."""
+    if worker < 0 or _usage_at_start is None:
+        return {}
+    cpu, voluntary, involuntary = _thread_usage()
+    return {"arg0": cpu - _usage_at_start[0], "arg1": voluntary - _usage_at_start[1],
+            "arg2": involuntary - _usage_at_start[2]}
 
 
 def traced_fetch(tracer: ev.Tracer, worker: int, get: Callable, indices: Iterable, batch: int, epoch: int,
@@ -31,6 +63,7 @@ def traced_fetch(tracer: ev.Tracer, worker: int, get: Callable, indices: Iterabl
     that is taking long before it ends (with the batch's finished samples, labels included). With ``stop_on_exhaustion`` (iterable replicas) a ``StopIteration`` ends the batch early
     instead of propagating.
     """
+    start_batch_usage(worker)
     now, info = time.monotonic_ns, tracer.sample_info
     spans: list = []
     labels = lengths = failed = None
@@ -86,7 +119,7 @@ class Fetcher:
             return self.collate_fn(data)
         self.tracer.emit(ev.COLLATE_BEGIN, self.worker, epoch, batch)
         out = self.collate_fn(data)
-        self.tracer.emit(ev.COLLATE_END, self.worker, epoch, batch)
+        self.tracer.emit(ev.COLLATE_END, self.worker, epoch, batch, **batch_usage(self.worker))
         return out
 
 
@@ -107,6 +140,7 @@ class MapFetcher(Fetcher):
         if not self.tracer.enabled:
             data = getitems(indices) if getitems else [dataset[i] for i in indices]
         elif getitems:
+            start_batch_usage(self.worker)
             self.tracer.emit(ev.FETCH_BEGIN, self.worker, epoch, batch, arg0=len(indices))
             data = getitems(indices)
             self.tracer.emit(ev.FETCH_END, self.worker, epoch, batch, arg0=len(indices))

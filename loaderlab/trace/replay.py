@@ -36,9 +36,12 @@ from ..engine.loader import DataLoader
 from .finding_texts import text
 from .payload import recorded_payload
 from .recorder import record
-from .replay_costs import ReplayStartup, shared_collate_s, startup_extra
+from .replay_costs import (ReplayStartup, collate_costs, core_wait_factors, shared_collate_s, shared_release_s,
+                           startup_extra)
 from .result import Run, as_run, events_of, to_frame
 
+# record() of a stock torch DataLoader drops the previous batch before batch_yield (not in the step's span)
+STOCK_RECORD = "torch.utils.data.DataLoader"
 REPLAYABLE = ("batch_size", "drop_last", "num_workers", "prefetch_factor", "in_order", "persistent_workers",
               "pin_memory", "timeout", "multiprocessing_context")
 
@@ -144,6 +147,13 @@ def _span_median(frame: pd.DataFrame, begin: str, end: str, quantile: float = 0.
     return float((e["t_ns"][:n] - b["t_ns"][:n]).clip(lower=0).quantile(quantile) / 1e9)
 
 
+def _collate_s(frame: pd.DataFrame, factors: pd.DataFrame) -> float:
+    if not len(factors):
+        return _span_median(frame, "collate_begin", "collate_end", QUIET_QUANTILE)
+    costs = collate_costs(frame, factors)
+    return float(costs.quantile(QUIET_QUANTILE)) if len(costs) else 0.0
+
+
 def measured_workload(trace: pd.DataFrame | Run) -> dict[str, Any]:
     """What the replay reproduces, read from a trace: per-index cost/label/length, and per-batch costs."""
     frame = events_of(trace)
@@ -152,7 +162,9 @@ def measured_workload(trace: pd.DataFrame | Run) -> dict[str, Any]:
     ends = fetch[fetch["kind"] == "fetch_end"]
     keys = ["pid", "epoch", "batch", "index"]
     spans = begins[keys + ["t_ns"]].merge(ends[keys + ["t_ns", "label", "length"]], on=keys, suffixes=("_b", "_e"))
-    spans["cost_s"] = (spans["t_ns_e"] - spans["t_ns_b"]) / 1e9
+    factors = core_wait_factors(frame)  # a worker's time pre-empted by the recording's other processes
+    spans = spans.merge(factors, on=["pid", "epoch", "batch"], how="left")
+    spans["cost_s"] = (spans["t_ns_e"] - spans["t_ns_b"]) * spans["factor"].fillna(1.0) / 1e9
     per_index = spans.groupby("index").agg(cost_s=("cost_s", "median"), label=("label", "first"),
                                            length=("length", "first"))
     orders = []
@@ -169,7 +181,7 @@ def measured_workload(trace: pd.DataFrame | Run) -> dict[str, Any]:
         # The least-disturbed quarter: the loader's own threads and processes stretch a short collate or
         # step they run beside (a 10 µs step measured 0.12 ms beside two workers), and a replay with other
         # settings should not inherit that.
-        "collate_s": _span_median(frame, "collate_begin", "collate_end", QUIET_QUANTILE),
+        "collate_s": _collate_s(frame, factors),
         "consume_s": _span_median(frame, "consumer_begin", "consumer_end", QUIET_STEP_QUANTILE),
         "sample_floats": max(1, int(sample_bytes // 4)),
         # Tensors per batch beyond the label and length the stand-in adds (default collate keeps the count).
@@ -215,6 +227,12 @@ def replay(frame: pd.DataFrame | Run, *, epochs: int | None = None, io_bound: bo
     collate = ReplayCollate(work["collate_s"])
     if work["in_workers"] and not settings.get("num_workers"):  # the recorded collate paid for shared memory
         collate.cost_s = max(0.0, collate.cost_s - shared_collate_s(dataset, settings["batch_size"]))
+    consumer = ReplayConsumer(work["consume_s"])
+    if work["in_workers"] and recorded.loader.get("recorded_from") != STOCK_RECORD:
+        # The recorded loop body dropped the previous batch, held in shared memory; the replay's own batches
+        # pay that again when they come from workers, so the step is replayed without it.
+        recorded_size = recorded.loader.get("batch_size") or 1
+        consumer.cost_s = max(0.0, consumer.cost_s - shared_release_s(dataset, recorded_size))
     # Torch warns about too many workers when the loader is built and again at each iter(): one replay is
     # one question, so each distinct warning is shown once, after the run (or the failure).
     caught: list = []
@@ -225,7 +243,7 @@ def replay(frame: pd.DataFrame | Run, *, epochs: int | None = None, io_bound: bo
             model = replay_model(loader.num_workers, io_bound)  # after torch has validated num_workers
             if model["capped"]:  # set before iter(): the workers inherit the slots when they start
                 dataset.cores = collate.cores = _core_slots(model["cores"], settings.get("multiprocessing_context"))
-            out = record(loader, epochs=epochs or len(work["orders"]), consumer=ReplayConsumer(work["consume_s"]),
+            out = record(loader, epochs=epochs or len(work["orders"]), consumer=consumer,
                          sample_info=replay_sample_info)
     finally:
         _warn_once(caught)  # the caller's own filters are back: it sees each warning as it chose

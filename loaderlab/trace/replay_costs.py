@@ -1,5 +1,6 @@
 """What a replay adds to the measured per-sample costs so that the stand-in costs what the recorded run did
-beyond fetching: a worker's start-up, and the shared memory a worker's collate pays for.
+beyond fetching: a worker's start-up, the shared memory a worker's collate pays for, and what the loop
+pays to drop a batch that came from a worker.
 
 Twin of nothing in torch. Used by :mod:`.replay`; knows the event vocabulary's names, pandas and torch,
 nothing of plotly or streamlit.
@@ -30,6 +31,22 @@ def shared_collate_s(dataset, batch_size: int, repeats: int = 5) -> float:
     return sorted(times)[len(times) // 2]
 
 
+def shared_release_s(dataset, batch_size: int, repeats: int = 5) -> float:
+    """What the main process spends dropping a batch that came from a worker: its tensors live in shared
+    memory (one mapping and file descriptor each), and freeing them unmaps and closes each. The loop pays it
+    when it lets go of the previous batch, which a recording counts in the loop body's span. Measured here
+    by dropping a collated batch moved to shared memory (median of ``repeats``)."""
+    samples = [(dataset.payload(), 0, 0) for _ in range(max(1, batch_size))]
+    times = []
+    for _ in range(repeats):
+        batch = default_collate(samples)
+        _share(batch)
+        started = time.perf_counter()
+        del batch
+        times.append(time.perf_counter() - started)
+    return sorted(times)[len(times) // 2]
+
+
 def _share(data) -> None:
     if isinstance(data, torch.Tensor):
         data.share_memory_()
@@ -39,6 +56,39 @@ def _share(data) -> None:
     elif isinstance(data, (list, tuple)):
         for value in data:
             _share(value)
+
+
+BATCH_KEYS = ["pid", "epoch", "batch"]
+
+
+def core_wait_factors(frame: pd.DataFrame) -> pd.DataFrame:
+    """Per worker batch (``pid, epoch, batch``): ``factor``, the share of its wall time (first fetch → end of
+    collate) that was work rather than waiting for a core.
+
+    A worker's ``collate_end`` says its thread's CPU time and context switches since the batch began
+    (:func:`loaderlab.engine.fetch.batch_usage`). A batch that never gave its core up voluntarily (no sleep,
+    no I/O, no lock: ``arg1 == 0``) was computing all along, so wall time beyond its CPU time was spent
+    runnable but pre-empted — by the other workers, the main process or other programs on a busy machine —
+    and the replay should not inherit it: factor = CPU / wall. Any other batch keeps factor 1 (its waits
+    may be the dataset's own: a file, a network, a sleep). Traces without the numbers get no rows.
+    """
+    ends = frame[(frame["kind"] == "collate_end") & (frame["worker"] >= 0) & (frame["batch"] >= 0)
+                 & (frame["arg0"] >= 0)][[*BATCH_KEYS, "t_ns", "arg0", "arg1"]]
+    if not len(ends):
+        return pd.DataFrame(columns=[*BATCH_KEYS, "factor"])
+    begins = frame[frame["kind"] == "fetch_begin"].groupby(BATCH_KEYS)["t_ns"].min().rename("start")
+    both = ends.merge(begins.reset_index(), on=BATCH_KEYS)
+    wall = (both["t_ns"] - both["start"]).clip(lower=1)
+    both["factor"] = (both["arg0"] / wall).clip(upper=1.0).where(both["arg1"] == 0, 1.0)
+    return both[[*BATCH_KEYS, "factor"]].drop_duplicates(BATCH_KEYS)
+
+
+def collate_costs(frame: pd.DataFrame, factors: pd.DataFrame) -> pd.Series:
+    """Each collate's duration (s), less its batch's wait for a core (``factors``)."""
+    b = frame[frame["kind"] == "collate_begin"][[*BATCH_KEYS, "t_ns"]]
+    e = frame[frame["kind"] == "collate_end"][[*BATCH_KEYS, "t_ns"]]
+    spans = b.merge(e, on=BATCH_KEYS, suffixes=("_b", "_e")).merge(factors, on=BATCH_KEYS, how="left")
+    return ((spans["t_ns_e"] - spans["t_ns_b"]).clip(lower=0) * spans["factor"].fillna(1.0)) / 1e9
 
 
 class ReplayStartup:

@@ -28,7 +28,7 @@ import torch.multiprocessing
 import torch.utils.data
 
 from ..engine import events as ev
-from ..engine.fetch import traced_fetch
+from ..engine.fetch import batch_usage, start_batch_usage, traced_fetch
 from ..engine.messages import Stop
 from ..engine.worker import WorkerTracer
 
@@ -114,6 +114,7 @@ class TracedMapDataset(_Forwarding, torch.utils.data.Dataset):
         own = getattr(self.inner, "__getitems__", None)
         if not own:
             return traced_fetch(_tracer, _worker_id(), self.inner.__getitem__, indices, batch, epoch)[0]
+        start_batch_usage(_worker_id())
         _tracer.emit(ev.FETCH_BEGIN, _worker_id(), epoch, batch, arg0=len(indices))
         data = own(indices)
         _tracer.emit(ev.FETCH_END, _worker_id(), epoch, batch, arg0=len(indices))
@@ -161,7 +162,8 @@ class TracedCollate:
         epoch, batch = _current
         _tracer.emit(ev.COLLATE_BEGIN, _worker_id(), epoch, batch)
         out = self.inner(data)
-        _tracer.emit(ev.COLLATE_END, _worker_id(), epoch, batch)
+        worker = _worker_id()
+        _tracer.emit(ev.COLLATE_END, worker, epoch, batch, **batch_usage(worker))
         return out
 
 

@@ -29,7 +29,8 @@ from . import read, trace_paths
 from .trace_paths import trace_files
 
 class TraceRewritten(TraceFileError):
-    """The followed file got shorter: a new job writes it from the start; follow it again."""
+    """The followed file got shorter, or changed after it was closed: a new job writes it from the start;
+    follow it again."""
 
 
 class _View:
@@ -93,8 +94,8 @@ class FollowedFile:
             stat = os.stat(self.path)
         except OSError as exc:
             raise TraceFileError(f"{self.path} cannot be read ({exc.strerror or exc}).") from None
-        if stat.st_size < self.size:
-            raise TraceRewritten(f"{self.path} got shorter: a new job writes it from the start.")
+        if stat.st_size < self.size or (self.closed and (stat.st_size, stat.st_mtime) != (self.size, self.mtime)):
+            raise TraceRewritten(f"{self.path} was written again from its start (a new job with the same -o).")
         if self.closed or stat.st_size == self.size:
             return False
         self.size, self.mtime = stat.st_size, stat.st_mtime

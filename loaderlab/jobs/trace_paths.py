@@ -15,6 +15,7 @@ from ..trace.io import TraceFileError
 from . import read
 
 SUFFIXES = (EXTENSION, ".json")  # the only files the dashboard reads from the server's disk
+MAX_FOLDERS = 2_000  # folders looked through for recent traces, at most
 
 
 class PathRefused(TraceFileError):
@@ -55,7 +56,9 @@ def recent_traces(root: str = ".", limit: int = 12, depth: int = 3) -> list[str]
     """The newest ``.lltrace`` files under ``root`` (at most ``depth`` folders down), newest first."""
     found = []
     root = os.path.abspath(root)
-    for folder, dirs, names in os.walk(root):
+    for seen, (folder, dirs, names) in enumerate(os.walk(root)):
+        if seen >= MAX_FOLDERS:  # a dashboard started in a big tree (a home folder) still draws at once
+            break
         if folder[len(root):].count(os.sep) >= depth:
             dirs[:] = []
         dirs[:] = [d for d in dirs if not d.startswith(".") and d not in ("node_modules", "__pycache__")]

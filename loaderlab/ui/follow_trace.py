@@ -29,7 +29,7 @@ from .texts import t
 REFRESH_S = 2.0  # how often a live view looks again (a look after a new chunk of a 1 M-event trace: < 0.5 s)
 STALE_S = 10.0  # an unclosed trace of no job on this machine counts as live while it grew this recently
 KEY = "trace_follow"  # the path's text input
-VIEW_KEY = "trace_follow_view"  # (path, the trace the views draw) while a big trace is live
+VIEW_KEY = "trace_follow_view"  # ((path, follower id), the trace the views draw) while a big trace is live
 LIVE_VIEW_EVENTS = 20_000  # a live trace up to this many events gets its views redrawn on every refresh
 STACKS_KEY = "trace_follow_stacks"  # the last answer of the stacks button: (main pid, asked at, answers or None)
 
@@ -143,7 +143,7 @@ def show_follow(path: str, show_trace: Callable[..., None]) -> None:
             _stacks(state)
         if not len(frame):
             return
-        frame, token = _snapshot(path, frame, state)
+        frame, token = _snapshot(path, frame, state, follower_for(path))
         picked, which = pick_loader(frame, "trace_loader", token)
         show_trace(picked, token=token + which, name=path, stem=os.path.basename(path).rsplit(".", 1)[0],
                    warnings=lambda: show_warnings(as_run(picked)))
@@ -151,20 +151,21 @@ def show_follow(path: str, show_trace: Callable[..., None]) -> None:
     st.fragment(_view, run_every=REFRESH_S if refreshing else None)()
 
 
-def _snapshot(path: str, frame: pd.DataFrame, state: Status) -> tuple[pd.DataFrame, str]:
+def _snapshot(path: str, frame: pd.DataFrame, state: Status, follower: follow.Follower) -> tuple[pd.DataFrame, str]:
     """The trace the views draw, and its cache token: all of it while it is small or once the job stopped;
     for a bigger live trace the one drawn last, until the user asks for the views of now (drawing them costs
     seconds, more than a refresh's interval: see benchmarks/follow_trace.py --page)."""
     kept = st.session_state.get(VIEW_KEY)
-    if kept is None or kept[0] != path or not state.live or len(frame) <= LIVE_VIEW_EVENTS:
-        kept = (path, frame)
+    mine = (path, id(follower))  # a file written again by a new job gets a new follower
+    if kept is None or kept[0] != mine or not state.live or len(frame) <= LIVE_VIEW_EVENTS:
+        kept = (mine, frame)
     elif len(kept[1]) < len(frame):
         if st.button(t("jobs.follow.update", events=len(frame)), key="follow_update_views"):
-            kept = (path, frame)
+            kept = (mine, frame)
         else:
             st.caption(t("jobs.follow.snapshot", shown=len(kept[1]), events=len(frame)))
     st.session_state[VIEW_KEY] = kept
-    return kept[1], f"follow:{path}:{len(kept[1])}:{'live' if state.live else 'done'}"
+    return kept[1], f"follow:{path}:{id(follower)}:{len(kept[1])}:{'live' if state.live else 'done'}"
 
 
 def _status(state: Status, follower: follow.Follower) -> None:

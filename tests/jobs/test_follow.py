@@ -101,7 +101,8 @@ def test_the_follower_gives_what_load_any_gives(tmp_path):
 @pytest.mark.parametrize("make, says", [
     (lambda d: str(d / "nope.lltrace"), "there is no file or folder"),
     (lambda d: (d / "empty").mkdir() or str(d / "empty"), "holds no traces"),
-    (lambda d: (d / "notes.txt").write_text("x") and str(d / "notes.txt"), "the dashboard reads only files ending in .lltrace or .json"),
+    (lambda d: (d / "notes.txt").write_text("x") and str(d / "notes.txt"),
+     "the dashboard reads only files ending in .lltrace or .json"),
     (lambda d: str(d / "*.lltrace"), "no file matches"),
 ])
 def test_bad_paths_are_one_sentence(tmp_path, make, says):
@@ -124,3 +125,30 @@ def test_recent_traces_newest_first(tmp_path):
         (tmp_path / name).write_bytes(b"x")
         os.utime(tmp_path / name, (1_000 + i, 1_000 + i))
     assert trace_paths.recent_traces(str(tmp_path)) == [os.path.join("a", "new.lltrace"), "old.lltrace"]
+
+
+def test_a_file_written_again_from_its_start_is_said_so(tmp_path):
+    path = tmp_path / "t.lltrace"
+    with TraceWriter(path, META) as writer:
+        writer.write_frame(chunk(0, 500))
+    followed = follow.FollowedFile(str(path))
+    assert followed.poll() and followed.closed
+    with TraceWriter(path, META) as writer:  # a new job with the same -o: the file starts again
+        writer.write_frame(chunk(0, 5))
+    with pytest.raises(follow.TraceRewritten):
+        followed.poll()
+
+
+def test_a_closed_file_written_again_and_longer_is_said_so_too(tmp_path):
+    import os
+
+    path = tmp_path / "t.lltrace"
+    with TraceWriter(path, META) as writer:
+        writer.write_frame(chunk(0, 5))
+    followed = follow.FollowedFile(str(path))
+    assert followed.poll() and followed.closed
+    with TraceWriter(path, META) as writer:
+        writer.write_frame(chunk(0, 5000))
+    os.utime(path, (1_000, 1_000))  # whatever the clock's resolution, the file's time changed
+    with pytest.raises(follow.TraceRewritten):
+        followed.poll()

@@ -139,14 +139,16 @@ def user_stack(dump: str, role: str) -> str:
     return "\n".join(["  (most recent call first)", *frames])
 
 
-def last_event_rows(trace: str) -> dict[int, dict[str, Any]]:
-    """Each process's last event in the trace written so far: kind, batch and index (-1: none), seconds ago."""
+def last_event_rows(trace: str, frame: Any = None) -> dict[int, dict[str, Any]]:
+    """Each process's last event in the trace written so far: kind, batch and index (-1: none), seconds ago.
+    ``frame``: the trace already read (the dashboard's live view has it), instead of reading ``trace``."""
     from .read import load_any
 
-    try:
-        frame = load_any(trace)
-    except Exception:  # noqa: BLE001 - the trace is a bonus here; the stacks are the answer
-        return {}
+    if frame is None:
+        try:
+            frame = load_any(trace)
+        except Exception:  # noqa: BLE001 - the trace is a bonus here; the stacks are the answer
+            return {}
     if frame.empty:
         return {}
     frame = frame[~frame["kind"].isin(("stack", "memory"))]
@@ -192,9 +194,10 @@ class Answer:
         return describe(self.who) + (f", {last_event_text(self.last)}" if self.last else "")
 
 
-def job_stacks(pid: int) -> tuple[int, list[Answer]]:
+def job_stacks(pid: int, events: Any = None) -> tuple[int, list[Answer]]:
     """(the job's main pid, each of its processes' answer, main first): what ``stacks PID`` prints and the
-    dashboard's live view shows. ``pid`` may be a worker's. Raises :class:`NoSuchJob`."""
+    dashboard's live view shows. ``pid`` may be a worker's; ``events``: the job's trace already read (else
+    it is read from the file the job names). Raises :class:`NoSuchJob`."""
     import psutil
 
     if not psutil.pid_exists(pid):
@@ -213,6 +216,6 @@ def job_stacks(pid: int) -> tuple[int, list[Answer]]:
     folder = stacks_dir(pid)
     dumps = [(who, ask(who["pid"], folder)) for who in procs]
     trace = next((w.get("trace") for w in procs if w["role"] == "main"), None)
-    last = last_event_rows(trace) if trace else {}
+    last = last_event_rows(trace, events) if trace or events is not None else {}
     return pid, [Answer(who, last.get(who["pid"]),
                         None if dump is None else user_stack(dump, who["role"])) for who, dump in dumps]

@@ -140,7 +140,7 @@ def show_follow(path: str, show_trace: Callable[..., None]) -> None:
             st.rerun()  # the job just ended: once more, without the timer (else the fragment never stops)
         _status(state, follower_for(path))
         if state.pid is not None:
-            _stacks(state)
+            _stacks(state, frame)
         if not len(frame):
             return
         frame, token = _snapshot(path, frame, state, follower_for(path))
@@ -190,18 +190,19 @@ def who_text(who: dict) -> str:
     return t("jobs.stacks.worker", worker=who["worker"], loader=who["loader"], pid=who["pid"])
 
 
-def ask_stacks(pid: int) -> tuple[int, list[stacks.Answer]] | None:
-    """Each process of the job's answer (main first), or None when the job no longer runs here."""
+def ask_stacks(pid: int, events: pd.DataFrame | None = None) -> tuple[int, list[stacks.Answer]] | None:
+    """Each process of the job's answer (main first), or None when the job no longer runs here; ``events``:
+    the trace read so far (each process's last event comes from it, not from reading the file again)."""
     try:
-        return stacks.job_stacks(pid)
+        return stacks.job_stacks(pid, events)
     except stacks.NoSuchJob:
         return None
 
 
-def _stacks(state: Status) -> None:
+def _stacks(state: Status, frame: pd.DataFrame) -> None:
     if st.button(t("jobs.stacks.button"), key="follow_stacks_button", help=t("jobs.stacks.help", pid=state.pid)):
         with st.spinner(t("jobs.stacks.button")):
-            st.session_state[STACKS_KEY] = (state.pid, time.time(), ask_stacks(state.pid))
+            st.session_state[STACKS_KEY] = (state.pid, time.time(), ask_stacks(state.pid, frame))
     kept = st.session_state.get(STACKS_KEY)
     if not kept or kept[0] != state.pid:
         return

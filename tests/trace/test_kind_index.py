@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import warnings
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -67,3 +68,26 @@ def test_rows_equal_the_filter_and_follow_a_changed_kind_column(traces, monkeypa
     assert len(tables.rows(f, ev.FETCH_END)) == 0 < before
     pd.testing.assert_frame_equal(tables.rows(f, ev.FETCH_BEGIN), f[f["kind"] == ev.FETCH_BEGIN])
     assert tables.has_kind(f, ev.FETCH_BEGIN) and not tables.has_kind(f, ev.FETCH_END)
+
+
+def old_pair(begins: pd.DataFrame, ends: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """tables.pair as a merge on every key (the oracle)."""
+    b = begins[keys + ["t_s"]].rename(columns={"t_s": "start_s"})
+    e = ends[keys + ["t_s"]].rename(columns={"t_s": "end_s"})
+    b = b.assign(_n=b.groupby(keys).cumcount())
+    e = e.assign(_n=e.groupby(keys).cumcount())
+    return b.merge(e, on=keys + ["_n"], how="left").drop(columns="_n")
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_pair_equals_the_merge_with_repeated_and_unmatched_keys(seed):
+    rng = np.random.default_rng(seed)
+    def table(n):
+        return pd.DataFrame({"pid": rng.integers(0, 3, n), "epoch": rng.integers(0, 2, n),
+                             "batch": rng.integers(-1, 4, n).astype("int32"), "t_s": rng.random(n),
+                             "other": rng.random(n)}, index=rng.permutation(n) + 100)
+    keys = ["pid", "epoch", "batch"]
+    for nb, ne in ((40, 35), (0, 10), (10, 0), (0, 0), (25, 60)):
+        b, e = table(nb), table(ne)
+        pd.testing.assert_frame_equal(tables.pair(b, e, keys), old_pair(b, e, keys), check_dtype=False)
+        pd.testing.assert_frame_equal(tables.pair(b, e, keys).dtypes.to_frame(), old_pair(b, e, keys).dtypes.to_frame())

@@ -1,4 +1,5 @@
-"""The "Your trace" page: load a recorded trace (or take the current run) and show its views and findings.
+"""The "Your trace" page: load a recorded trace, follow one a job is still writing on this machine
+(:mod:`.follow_trace`), or take the current run, and show its views and findings.
 
 Wiring only: an upload → ``loaderlab.trace.io`` → the trace's tables (spans, queue depths, label counts,
 findings) → figures, and the trace back out as LoaderLab JSON and as a Chrome trace. A trace too big to draw

@@ -232,11 +232,27 @@ class Follower:
         """Look again; the trace read so far, as :func:`loaderlab.jobs.read.load_any` reads it."""
         with self._lock:
             began = time.perf_counter()
+            added = self._new_ranks()
             changed = [f.poll() for f in self.files.values()]
-            if any(changed) or self._frame is None:
+            if any(changed) or added or self._frame is None:
                 self._frame = self._read()
             self.polled_s = time.perf_counter() - began
             return self._frame
+
+    def _new_ranks(self) -> bool:
+        """A folder or glob of a torchrun job still starting: its ranks' files appear one by one."""
+        if self.paths == [self.path] or not self.files or self.closed:
+            return False
+        try:
+            found = trace_files(self.path)
+        except TraceFileError:
+            return False
+        new = [p for p in found if p not in self.paths]
+        for p in new:
+            if p.endswith(EXTENSION):
+                self.files[p] = FollowedFile(p)
+        self.paths = sorted(set(self.paths) | set(new))
+        return bool(new)
 
     def _read(self) -> pd.DataFrame:
         frames = []

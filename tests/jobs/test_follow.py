@@ -152,3 +152,18 @@ def test_a_closed_file_written_again_and_longer_is_said_so_too(tmp_path):
     os.utime(path, (1_000, 1_000))  # whatever the clock's resolution, the file's time changed
     with pytest.raises(follow.TraceRewritten):
         followed.poll()
+
+
+def test_a_rank_file_that_appears_later_joins_the_trace(tmp_path):
+    folder = tmp_path / "trace"
+    folder.mkdir()
+    first = TraceWriter(folder / "rank0.lltrace", {**META, "job": {"pid": 1, "rank": 0, "world_size": 2}})
+    first.write_frame(chunk(0, 20))
+    follower = follow.Follower(str(folder))
+    assert len(follower.poll()) == 20
+    with TraceWriter(folder / "rank1.lltrace", {**META, "job": {"pid": 2, "rank": 1, "world_size": 2}}) as second:
+        second.write_frame(chunk(0, 30))
+    first.close()
+    merged = follower.poll()
+    assert len(merged) == 50 and sorted(merged["rank"].unique()) == [0, 1] and follower.closed
+    follower.close()

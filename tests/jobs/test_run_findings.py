@@ -10,11 +10,17 @@ import pytest
 
 from tests.trace.stock_causes import EXPECTED, LABEL_KEYS, SCRIPT, check
 
+from loaderlab.cli.job_commands import split_run
+
 from . import runner
 
-pytestmark = pytest.mark.slow
+
+def test_label_is_runs_own_option_before_the_script():
+    assert split_run(["--label", "cls", "train.py", "--label", "x"]) == (["--label", "cls"], ["train.py", "--label", "x"])
+    assert split_run(["--label=cls", "-o", "t", "train.py"]) == (["--label=cls", "-o", "t"], ["train.py"])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("cause", sorted(EXPECTED))
 def test_run_reports_the_planted_cause(cause, tmp_path):
     runner.write(tmp_path, "causes.py", SCRIPT)

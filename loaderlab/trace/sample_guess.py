@@ -60,30 +60,28 @@ class SampleGuess:
         """The guess for ``loader``'s dataset (an IterableDataset's bare values are identities)."""
         return cls(label_key, isinstance(getattr(loader, "dataset", None), torch.utils.data.IterableDataset))
 
-    def _label_place(self, sample: Any) -> Any:
+    def _label_place(self, sample: Any, mapping: bool) -> Any:
         """The key (or position) of the label in ``sample``, None if it has none."""
-        if isinstance(sample, Mapping):
+        if mapping:
             if self.label_key is not None:
                 return self.label_key if self.label_key in sample else None
             return next((k for k in LABEL_KEYS if k in sample), None)
-        if isinstance(sample, (tuple, list)):
-            if self.label_key is not None:
-                return int(self.label_key) if self.label_key.isdigit() and int(self.label_key) < len(sample) else None
-            return 1 if len(sample) >= 2 else None
-        return None
+        if self.label_key is not None:
+            return int(self.label_key) if self.label_key.isdigit() and int(self.label_key) < len(sample) else None
+        return 1 if len(sample) >= 2 else None
 
     def __call__(self, index: Any, sample: Any) -> tuple[Any, int]:
+        # runs once per sample in every worker of a traced job: concrete types first (an ABC check is slow)
         try:
-            place = self._label_place(sample)
-            label = None if place is None else _one_value(sample[place])
-            if isinstance(sample, Mapping):
+            if isinstance(sample, (tuple, list)):
+                place = self._label_place(sample, False)
+                rest = sample if place is None else [v for i, v in enumerate(sample) if i != place]
+            elif isinstance(sample, (dict, Mapping)):
+                place = self._label_place(sample, True)
                 rest = [v for k, v in sample.items() if k != place]
-            elif isinstance(sample, (tuple, list)):
-                rest = [v for i, v in enumerate(sample) if i != place]
             else:
-                rest = [sample]
-                if self.iterable and self.label_key is None:
-                    label = _one_value(sample)
-            return label, _first_length(rest)
+                label = _one_value(sample) if self.iterable and self.label_key is None else None
+                return label, _first_length((sample,))
+            return (None if place is None else _one_value(sample[place])), _first_length(rest)
         except Exception:  # a guess, never a failure of the user's run
             return None, -1

@@ -80,3 +80,12 @@ def test_label_key_names_the_label_and_padding_is_measured(factory, capsys):
     frame = load_trace(factory / "records.json")
     labels = frame[frame["kind"] == "fetch_end"]["label"]
     assert set(labels) == {"a", "b"}
+
+
+def test_an_iterable_datasets_bare_values_are_their_own_labels():
+    stream = SampleGuess(iterable=True)
+    assert stream(0, 7) == (7, -1) and stream(0, "rec-3") == ("rec-3", -1)
+    assert stream(0, torch.tensor([5])) == (5, 1)  # a one-element tensor is a value and has a length
+    assert stream(0, torch.zeros(4)) == (None, 4)  # a vector is data, not an identity
+    assert stream(0, (torch.zeros(2), 1)) == (1, 2)  # pairs keep their label
+    assert SampleGuess()(0, 7) == (None, -1)  # a map-style dataset's bare value is no label

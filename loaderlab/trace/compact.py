@@ -69,14 +69,17 @@ class CompactColumns:
         for p in self._plans:
             name, parts = p["name"], self._parts.pop(p["name"])
             columns[name] = self._column(p, parts)
-        frame = pd.DataFrame(columns, columns=[p["name"] for p in self._plans], copy=False)
-        if self._derived and self._base is not None and "t_ns" in frame.columns:
+        if self._derived and self._base is not None and "t_ns" in columns:
             derived = np.concatenate(self._derived)
-            if derived.any():
-                t_s = frame["t_s"].to_numpy(copy=True)
-                t_s[derived] = (frame["t_ns"].to_numpy()[derived] - self._base) / 1e9
-                frame["t_s"] = t_s
-        return frame
+            t_s, t_ns = columns["t_s"], columns["t_ns"].to_numpy()
+            step = 1 << 20  # a million rows at a time: temporaries of 8 MB, not of the whole column
+            for lo in range(0, len(derived), step):
+                here = derived[lo:lo + step]
+                if here.any():
+                    t_s[lo:lo + step][here] = (t_ns[lo:lo + step][here] - self._base) / 1e9
+        if "t_s" in columns and isinstance(columns["t_s"], np.ndarray):
+            columns["t_s"] = pd.Series(columns["t_s"], dtype="float64", copy=False)
+        return pd.DataFrame(columns, columns=[p["name"] for p in self._plans], copy=False)
 
     def _column(self, plan: dict, parts: list) -> pd.Series:
         encoding, dtype, name = plan["encoding"], plan["dtype"], plan["name"]
@@ -97,8 +100,8 @@ class CompactColumns:
         if encoding == "delta":
             values = np.concatenate(parts) if parts else np.zeros(0, np.int64)
             return pd.Series(np.cumsum(values, out=values), dtype="int64")
-        if encoding == "t_s":
-            return pd.Series(np.concatenate(parts) if parts else np.zeros(0), dtype="float64")
+        if encoding == "t_s":  # an array of its own (not yet a Series, which would be read-only): frame() fills it
+            return np.concatenate(parts).astype(np.float64, copy=False) if parts else np.zeros(0)
         if parts and name in NARROW_COLUMNS and all(part.dtype == np.int32 for part in parts):
             return pd.Series(np.concatenate(parts), dtype="int32")
         # as stored (a column with a batch that did not fit int32 is int64 throughout)

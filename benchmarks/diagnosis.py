@@ -5,6 +5,11 @@ Run: ``python benchmarks/diagnosis.py`` (``--rounds N``: the real runs are repea
 ratio counts; ``--issue`` adds the issue's measured case, a 200,000-sample epoch of 8-sample batches with
 2 workers, which takes a minute or two). The planted workloads are ``tests/trace/planted.py``'s. Prints
 one row per (cause, suggestion): verdict, replayed x, real x, and the gap (replayed / real - 1).
+
+``--ablation`` instead replays ``num_workers=0`` for the IPC-bound and start-up causes twice on the *same*
+recorded trace, with and without the corrections for a worker's time pre-empted (``core_wait_factors``) and
+for the loop dropping a shared-memory batch (``shared_release_s``), beside the real re-run: on a busy shared
+machine the real ratio moves with the load, the difference between the two replays of one trace does not.
 """
 
 from __future__ import annotations
@@ -18,6 +23,9 @@ import warnings
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
+import pandas as pd  # noqa: E402
+
+from loaderlab.trace import replay as replay_module  # noqa: E402
 from loaderlab.trace.suggestions import suggest  # noqa: E402
 from loaderlab.trace.summary import summarise  # noqa: E402
 from loaderlab.trace.verdict import verdict  # noqa: E402
@@ -35,12 +43,44 @@ def real_speedup(cause: str, change: dict, rounds: int, **base) -> float:
     return statistics.median(ratios)
 
 
+def _uncorrected(on: bool, kept={}) -> None:
+    """Switch replay's pre-emption and shared-release corrections off (``on``) or back on."""
+    kept.setdefault("factors", replay_module.core_wait_factors)
+    kept.setdefault("release", replay_module.shared_release_s)
+    if on:
+        replay_module.core_wait_factors = lambda frame: pd.DataFrame(columns=["pid", "epoch", "batch", "factor"])
+        replay_module.shared_release_s = lambda dataset, batch_size: 0.0
+    else:
+        replay_module.core_wait_factors, replay_module.shared_release_s = kept["factors"], kept["release"]
+
+
+def ablation(rounds: int) -> None:
+    rate = lambda frame: summarise(frame).samples_per_s  # noqa: E731
+    print(f"{'cause':<14}{'change':<16}{'uncorrected':>12}{'corrected':>10}{'real':>9}{'gap before':>11}{'gap now':>9}")
+    for cause in ("ipc", "ipc_torch", "startup"):
+        found = {"uncorrected": [], "corrected": [], "real": []}
+        for _ in range(rounds):
+            frame = record_cause(cause)
+            for mode in ("uncorrected", "corrected"):
+                _uncorrected(mode == "uncorrected")
+                found[mode].append(rate(replay_module.replay(frame, num_workers=0)) / rate(replay_module.replay(frame)))
+            _uncorrected(False)
+            found["real"].append(rate(record_cause(cause, num_workers=0)) / rate(frame))
+        m = {k: statistics.median(v) for k, v in found.items()}
+        print(f"{cause:<14}{'num_workers=0':<16}{m['uncorrected']:>11.2f}x{m['corrected']:>9.2f}x{m['real']:>8.2f}x"
+              f"{m['uncorrected'] / m['real'] - 1:>+11.0%}{m['corrected'] / m['real'] - 1:>+9.0%}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--issue", action="store_true", help="also the issue's 200,000-sample epoch")
+    parser.add_argument("--ablation", action="store_true",
+                        help="num_workers=0 replayed with and without the pre-emption corrections, same traces")
     args = parser.parse_args()
     warnings.simplefilter("ignore")
+    if args.ablation:
+        return ablation(args.rounds)
     cases = [(c, {}) for c in CAUSES]
     if args.issue:
         cases.append(("ipc", {"dataset": Tiny(200_000)}))

@@ -113,9 +113,10 @@ def test_bad_arguments_name_the_parameter_and_start_nothing(no_survivors, bad, m
         record_ranks(raise_in_factory, **kwargs)
 
 
-def test_a_factory_without_rank_and_world_size_is_refused(no_survivors):
-    with pytest.raises(TypeError, match=r"factory must accept two arguments, factory\(rank, world_size\)"):
-        record_ranks(children, 2)
+def test_a_factory_of_another_shape_is_refused_naming_both_forms(no_survivors):
+    # factory(rank, world_size) and factory() (DistributedSampler asks the process group) are the two forms
+    with pytest.raises(TypeError, match=r"factory\(rank, world_size\), or none, factory\(\), but _cmdline\(p"):
+        record_ranks(_cmdline, 2)
 
 
 @pytest.mark.parametrize("field, value, message", [

@@ -17,6 +17,7 @@ from streamlit.testing.v1 import AppTest
 
 import loaderlab
 from loaderlab.trace import analysis
+from loaderlab.trace.verdict import verdict
 from loaderlab.ui import big_trace
 
 
@@ -126,7 +127,9 @@ def test_a_window_too_wide_is_cut_with_a_sentence(big, frame):
 
 def test_a_small_trace_is_drawn_whole_as_before(frame, fresh_cache):
     at = AppTest.from_function(_show, args=(frame,), default_timeout=60).run()
-    assert not at.exception and not at.info
+    assert not at.exception
+    # the only note is the verdict box's (ui/diagnosis_view.py), not the big-trace window's
+    assert [i.value.split("**")[1] for i in [*at.info, *at.warning]] == [verdict(frame).title("en")]
     assert [d.proto.label for d in at.get("download_button")] == ["Download the trace (LoaderLab JSON)",
                                                                   "Download for Perfetto (Chrome trace JSON)"]
     assert len(at.get("plotly_chart")) == 3  # the whole timeline, queue depths, labels per epoch

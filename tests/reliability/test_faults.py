@@ -8,13 +8,11 @@ and the messages the page shows are checked with AppTest. Processes are checked 
 
 from __future__ import annotations
 
-import json
 import pickle
 import re
 from dataclasses import replace
 from pathlib import Path
 
-import pandas as pd
 import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest

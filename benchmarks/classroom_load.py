@@ -158,11 +158,15 @@ async def change_and_wait(page, fraction: float) -> dict:
             "errors": await page.evaluate(ERRORS), "in_line": state["inLine"]}
 
 
-def cpu_seconds(root: int) -> float:
-    """CPU time (user + system) of ``root`` and its live descendants."""
+def cpu_seconds(root: int, without: int | None = None) -> float:
+    """CPU time (user + system) of ``root`` and its live descendants, leaving out ``without``'s process tree
+    (the server is this script's child too: counted with the browsers, it was counted twice)."""
     total = 0.0
     try:
         procs = [psutil.Process(root), *psutil.Process(root).children(recursive=True)]
+        if without is not None:
+            skip = {without, *(c.pid for c in psutil.Process(without).children(recursive=True))}
+            procs = [p for p in procs if p.pid not in skip]
     except psutil.Error:
         return 0.0
     for p in procs:
@@ -175,9 +179,11 @@ def cpu_seconds(root: int) -> float:
 
 
 def busy_seconds() -> float:
-    """CPU time the whole machine has spent busy (all cores, all processes)."""
+    """CPU time the whole machine has spent busy (all cores, all processes), stolen time included: on a
+    virtual machine the kernel charges a process for the time the host took from it. Processes' own times
+    are counted in clock ticks, so the difference (others_cpu_s) is good to about a second per round."""
     t = psutil.cpu_times()
-    return t.user + t.system + getattr(t, "nice", 0.0) + getattr(t, "irq", 0.0) + getattr(t, "softirq", 0.0)
+    return sum(getattr(t, name, 0.0) for name in ("user", "nice", "system", "irq", "softirq", "steal"))
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -218,12 +224,12 @@ async def main_async(args) -> dict:
                 # (nobody clicks on their own slider's thumb, which would not move it)
                 n = args.attendees
                 fractions = [((i + round_ * (n // 2)) % n + 0.5 + 0.5 * (round_ % 2)) / (n + 1) for i in range(n)]
-                t0, server0, browser0 = time.monotonic(), cpu_seconds(proc.pid), cpu_seconds(os.getpid())
+                t0, server0, browser0 = time.monotonic(), cpu_seconds(proc.pid), cpu_seconds(os.getpid(), proc.pid)
                 machine0 = busy_seconds()
                 got = await asyncio.gather(*(change_and_wait(p, f) for p, f in zip(pages, fractions)))
                 cpu.append({"round": round_, "wall_s": round(time.monotonic() - t0, 2),
                             "server_cpu_s": round(cpu_seconds(proc.pid) - server0, 2),  # pages, runs, workers
-                            "browser_cpu_s": round(cpu_seconds(os.getpid()) - browser0, 2)})  # chromium + this
+                            "browser_cpu_s": round(cpu_seconds(os.getpid(), proc.pid) - browser0, 2)})  # chromium + this
                 # what everything else on the machine took meanwhile (other people's work on a shared machine)
                 cpu[-1]["others_cpu_s"] = round(busy_seconds() - machine0 - cpu[-1]["server_cpu_s"]
                                                 - cpu[-1]["browser_cpu_s"], 2)

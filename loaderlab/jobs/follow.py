@@ -124,8 +124,8 @@ class FollowedFile:
             except (pa.ArrowInvalid, pa.ArrowException, OSError, ValueError):
                 raise TraceFileError(f"{self.path} is damaged after its first {self.rows:,} events; "
                                      f"record the trace again.") from None
-            if custom is not None and columnar._META_KEY in custom:
-                self.meta.update(json.loads(custom[columnar._META_KEY]))
+            if custom is not None and columnar.META_KEY in custom:
+                self.meta.update(json.loads(custom[columnar.META_KEY]))
             if batch.num_rows:
                 new.append(batch)
         if new:
@@ -141,8 +141,8 @@ class FollowedFile:
             data = f.read(size - self._scanned)
         buffer, pos = pa.py_buffer(data), 0
         while pos < len(data):
-            if data[pos:pos + len(columnar._END_OF_STREAM)] == columnar._END_OF_STREAM:
-                pos += len(columnar._END_OF_STREAM)
+            if data[pos:pos + len(columnar.END_OF_STREAM)] == columnar.END_OF_STREAM:
+                pos += len(columnar.END_OF_STREAM)
                 self._safe = self._scanned + pos
                 break
             source = pa.BufferReader(buffer[pos:])
@@ -166,13 +166,13 @@ class FollowedFile:
                                  f"trace again.") from None
         metadata = reader.schema.metadata or {}
         try:
-            self.meta = json.loads(metadata[columnar._META_KEY])
-            self._plans = json.loads(metadata[columnar._COLUMNS_KEY])
+            self.meta = json.loads(metadata[columnar.META_KEY])
+            self._plans = json.loads(metadata[columnar.COLUMNS_KEY])
         except (KeyError, ValueError):
             raise TraceFileError(f"{self.path} is an Arrow stream but lacks LoaderLab's column notes, so it was not "
                                  f"written by LoaderLab; follow a .lltrace file that `python -m loaderlab run` "
                                  f"writes.") from None
-        self._base = int(metadata[columnar._BASE_KEY]) if columnar._BASE_KEY in metadata else None
+        self._base = int(metadata[columnar.BASE_KEY]) if columnar.BASE_KEY in metadata else None
         self._reader = reader
         return True
 
@@ -185,7 +185,7 @@ class FollowedFile:
             column = first.column(i).to_numpy().copy()
             column[0] += self._last_ns
             batches[0] = first.set_column(i, schema.field(i), pa.array(column, pa.int64()))
-        piece = columnar._frame(self._plans, schema, batches, self._base)
+        piece = columnar.decode_batches(self._plans, schema, batches, self._base)
         if "t_ns" in piece.columns and len(piece):
             self._last_ns = int(piece["t_ns"].iloc[-1])
         self._pieces.append(piece)

@@ -36,10 +36,12 @@ MAGIC = b"LLTRACE\x01"  # \x01: layout version; a reader refuses a newer one
 MAGIC_PREFIX = MAGIC[:7]
 BATCH_ROWS = 1 << 20  # rows per record batch: bounds the memory a write or a cut-off file costs
 LIST_COLUMNS = ("indices",)  # object columns of lists of ints, even in a chunk where every cell is None
-_META_KEY = b"loaderlab.meta"
-_COLUMNS_KEY = b"loaderlab.columns"
-_BASE_KEY = b"loaderlab.t_ns_base"
-_END_OF_STREAM = b"\xff\xff\xff\xff\x00\x00\x00\x00"  # what RecordBatchStreamWriter.close() writes last
+# The schema-metadata keys and the stream's end marker are public: a reader that follows a file as it grows
+# (loaderlab.jobs.follow) decodes new record batches itself, with decode_batches.
+META_KEY = b"loaderlab.meta"
+COLUMNS_KEY = b"loaderlab.columns"
+BASE_KEY = b"loaderlab.t_ns_base"
+END_OF_STREAM = b"\xff\xff\xff\xff\x00\x00\x00\x00"  # what RecordBatchStreamWriter.close() writes last
 _OPTIONS = pa.ipc.IpcWriteOptions(compression=pa.Codec("zstd", 3), emit_dictionary_deltas=False)
 
 
@@ -104,7 +106,7 @@ class TraceWriter:
             self._meta[key] = value  # not started: travels in the schema with the first chunk
             return
         empty = pa.RecordBatch.from_arrays([pa.array([], f.type) for f in self._schema], schema=self._schema)
-        self._writer.write_batch(empty, custom_metadata={_META_KEY: json.dumps({key: value}).encode()})
+        self._writer.write_batch(empty, custom_metadata={META_KEY: json.dumps({key: value}).encode()})
         self._file.flush()
 
     def close(self) -> None:
@@ -120,10 +122,10 @@ class TraceWriter:
         self._plan = [_plan(str(name), chunk[name]) for name in chunk.columns]
         if "t_ns" in chunk.columns and len(chunk):
             self._base = int(chunk["t_ns"].iloc[0])
-        meta = {_META_KEY: json.dumps(self._meta, allow_nan=False).encode(),
-                _COLUMNS_KEY: json.dumps([{k: v for k, v in p.items() if k != "type"} for p in self._plan]).encode()}
+        meta = {META_KEY: json.dumps(self._meta, allow_nan=False).encode(),
+                COLUMNS_KEY: json.dumps([{k: v for k, v in p.items() if k != "type"} for p in self._plan]).encode()}
         if self._base is not None:
-            meta[_BASE_KEY] = str(self._base).encode()
+            meta[BASE_KEY] = str(self._base).encode()
         self._schema = pa.schema([pa.field(p["name"], p["type"]) for p in self._plan], metadata=meta)
         self._writer = pa.ipc.new_stream(self._file, self._schema, options=_OPTIONS)
 
@@ -258,9 +260,9 @@ def read_columnar_bytes(data: bytes, name: str = "the trace", *,
                              f"it was opened, or damaged); record the trace again.") from None
     schema = reader.schema
     try:
-        meta = json.loads((schema.metadata or {})[_META_KEY])
-        plans = json.loads((schema.metadata or {})[_COLUMNS_KEY])
-        base = int(schema.metadata[_BASE_KEY]) if _BASE_KEY in schema.metadata else None
+        meta = json.loads((schema.metadata or {})[META_KEY])
+        plans = json.loads((schema.metadata or {})[COLUMNS_KEY])
+        base = int(schema.metadata[BASE_KEY]) if BASE_KEY in schema.metadata else None
     except (KeyError, ValueError, TypeError):
         raise TraceFileError(f"{name} is an Arrow stream but lacks LoaderLab's column notes, so it was not written "
                              f"by LoaderLab; load a file that `loaderlab record` or save_trace wrote.") from None
@@ -280,8 +282,8 @@ def read_columnar_bytes(data: bytes, name: str = "the trace", *,
         except (pa.ArrowInvalid, pa.ArrowException, OSError, ValueError):
             cut_short = True  # the writer was stopped mid-batch: keep the whole batches before it
             break
-        if custom is not None and _META_KEY in custom:
-            meta.update(json.loads(custom[_META_KEY]))
+        if custom is not None and META_KEY in custom:
+            meta.update(json.loads(custom[META_KEY]))
         if batch.num_rows and sink is not None:
             try:
                 sink.add(batch)  # decoded now, and the batch let go
@@ -290,17 +292,17 @@ def read_columnar_bytes(data: bytes, name: str = "the trace", *,
                                      f"record the trace again.") from None
         elif batch.num_rows:
             batches.append(batch)
-    if cut_short or not data.endswith(_END_OF_STREAM):  # a writer that never closed: killed, or crashed
+    if cut_short or not data.endswith(END_OF_STREAM):  # a writer that never closed: killed, or crashed
         meta["cut_short"] = True
     try:
-        frame = sink.frame() if sink is not None else _frame(plans, schema, batches, base)
+        frame = sink.frame() if sink is not None else decode_batches(plans, schema, batches, base)
     except (KeyError, ValueError, TypeError, pa.ArrowException):
         raise TraceFileError(f"{name} has columns that do not match its own notes; the file was damaged — "
                              f"record the trace again.") from None
     return frame, meta
 
 
-def _frame(plans: list[dict], schema: pa.Schema, batches: list[pa.RecordBatch], base: int | None) -> pd.DataFrame:
+def decode_batches(plans: list[dict], schema: pa.Schema, batches: list[pa.RecordBatch], base: int | None) -> pd.DataFrame:
     """The batches' columns decoded one at a time, each column's Arrow buffers let go once it is decoded
     (a 10 M-event table would otherwise be in memory twice, as Arrow and as pandas)."""
     columns = {}

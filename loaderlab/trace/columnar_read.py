@@ -1,0 +1,160 @@
+"""Reading the columnar trace file (``.lltrace``) back: whole, from bytes, or batch by batch as it grows.
+
+Twin of nothing in torch. The other half of :mod:`.columnar` (its layout and encodings are described there):
+undoes every encoding so a round trip is exact, reads a file cut off mid-write up to its last whole batch,
+and turns every problem into one :class:`~.columnar.TraceFileError` sentence. Knows pandas and pyarrow;
+nothing of events' meaning, plotly or streamlit.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+MAGIC = b"LLTRACE\x01"  # \x01: layout version; a reader refuses a newer one
+MAGIC_PREFIX = MAGIC[:7]
+# The schema-metadata keys and the stream's end marker are public: a reader that follows a file as it grows
+# (loaderlab.jobs.follow) decodes new record batches itself, with decode_batches.
+META_KEY = b"loaderlab.meta"
+COLUMNS_KEY = b"loaderlab.columns"
+BASE_KEY = b"loaderlab.t_ns_base"
+END_OF_STREAM = b"\xff\xff\xff\xff\x00\x00\x00\x00"  # what RecordBatchStreamWriter.close() writes last
+
+
+class TraceFileError(ValueError):
+    """A trace file that LoaderLab cannot read; the message says what is wrong and what to do."""
+
+
+def is_columnar(head: bytes) -> bool:
+    """Whether a file starting with ``head`` (its first 8 bytes or more) is a ``.lltrace`` file."""
+    return head[:len(MAGIC_PREFIX)] == MAGIC_PREFIX
+
+
+def read_columnar(path: str | os.PathLike, *, compact: bool = False) -> tuple[pd.DataFrame, dict]:
+    """A ``.lltrace`` file → (the event table, its meta); a cut-off file reads up to its last whole batch.
+
+    With ``compact``, the table of :func:`.frame.compact_table` (decoded a batch at a time: a third of the
+    memory). A file that was cut off gets ``meta["cut_short"] = True``. Raises :class:`TraceFileError` (one
+    sentence) for a file that is not a LoaderLab columnar trace or is damaged.
+    """
+    name = os.fspath(path)
+    with open(path, "rb") as f:
+        data = f.read()
+    return read_columnar_bytes(data, name, compact=compact)
+
+
+def read_columnar_bytes(data: bytes, name: str = "the trace", *,
+                        compact: bool = False) -> tuple[pd.DataFrame, dict]:
+    """:func:`read_columnar` for a file's contents (an upload, say); ``name`` is how messages refer to it."""
+    if not is_columnar(data):
+        raise TraceFileError(f"{name} is not a LoaderLab columnar trace (it does not start with {MAGIC_PREFIX!r}); "
+                             f"load a file that `loaderlab record` or save_trace wrote.")
+    if data[len(MAGIC_PREFIX)] > MAGIC[-1]:
+        raise TraceFileError(f"{name} was written by a newer LoaderLab (columnar layout {data[len(MAGIC_PREFIX)]}); "
+                             f"this LoaderLab reads layout {MAGIC[-1]} — upgrade LoaderLab.")
+    buffer = pa.py_buffer(data)[len(MAGIC):]
+    try:
+        reader = pa.ipc.open_stream(pa.BufferReader(buffer))
+    except (pa.ArrowInvalid, pa.ArrowException, OSError, ValueError):
+        raise TraceFileError(f"{name} ends before its column list, so it holds no events (it was cut off right after "
+                             f"it was opened, or damaged); record the trace again.") from None
+    schema = reader.schema
+    try:
+        meta = json.loads((schema.metadata or {})[META_KEY])
+        plans = json.loads((schema.metadata or {})[COLUMNS_KEY])
+        base = int(schema.metadata[BASE_KEY]) if BASE_KEY in schema.metadata else None
+    except (KeyError, ValueError, TypeError):
+        raise TraceFileError(f"{name} is an Arrow stream but lacks LoaderLab's column notes, so it was not written "
+                             f"by LoaderLab; load a file that `loaderlab record` or save_trace wrote.") from None
+    batches, cut_short = [], False
+    from .compact import CompactColumns  # here: it knows the events table's columns, this module does not
+
+    try:
+        sink = CompactColumns(plans, schema, base) if compact else None
+    except (KeyError, ValueError, TypeError):
+        raise TraceFileError(f"{name} has columns that do not match its own notes; the file was damaged — "
+                             f"record the trace again.") from None
+    while True:
+        try:
+            batch, custom = reader.read_next_batch_with_custom_metadata()
+        except StopIteration:
+            break
+        except (pa.ArrowInvalid, pa.ArrowException, OSError, ValueError):
+            cut_short = True  # the writer was stopped mid-batch: keep the whole batches before it
+            break
+        if custom is not None and META_KEY in custom:
+            meta.update(json.loads(custom[META_KEY]))
+        if batch.num_rows and sink is not None:
+            try:
+                sink.add(batch)  # decoded now, and the batch let go
+            except (KeyError, ValueError, TypeError, IndexError, pa.ArrowException):
+                raise TraceFileError(f"{name} has columns that do not match its own notes; the file was damaged — "
+                                     f"record the trace again.") from None
+        elif batch.num_rows:
+            batches.append(batch)
+    if cut_short or not data.endswith(END_OF_STREAM):  # a writer that never closed: killed, or crashed
+        meta["cut_short"] = True
+    try:
+        frame = sink.frame() if sink is not None else decode_batches(plans, schema, batches, base)
+    except (KeyError, ValueError, TypeError, pa.ArrowException):
+        raise TraceFileError(f"{name} has columns that do not match its own notes; the file was damaged — "
+                             f"record the trace again.") from None
+    return frame, meta
+
+
+def decode_batches(plans: list[dict], schema: pa.Schema, batches: list[pa.RecordBatch], base: int | None) -> pd.DataFrame:
+    """The batches' columns decoded one at a time, each column's Arrow buffers let go once it is decoded
+    (a 10 M-event table would otherwise be in memory twice, as Arrow and as pandas)."""
+    columns = {}
+    for p in plans:
+        i = schema.get_field_index(p["name"])
+        columns[p["name"]] = pa.chunked_array([b.column(i) for b in batches], type=schema.field(i).type)
+    batches.clear()
+    derived = _null_mask(columns["t_s"]) if any(p["encoding"] == "t_s" for p in plans) else None
+    decoded = {}
+    for p in plans:
+        decoded[p["name"]] = _decode(p, columns.pop(p["name"]), base)
+    frame = pd.DataFrame(decoded, columns=[p["name"] for p in plans], copy=False)
+    if derived is not None and base is not None and "t_ns" in frame.columns and derived.any():
+        t_s = frame["t_s"].to_numpy(copy=True)
+        t_s[derived] = (frame["t_ns"].to_numpy()[derived] - base) / 1e9
+        frame["t_s"] = t_s
+    return frame
+
+
+def _null_mask(column: pa.ChunkedArray) -> np.ndarray:
+    return column.is_null().to_numpy(zero_copy_only=False)
+
+
+def _decode(plan: dict, column: pa.ChunkedArray, base: int | None) -> Any:
+    encoding, dtype = plan["encoding"], plan["dtype"]
+    if encoding == "dict" and dtype == "str" and column.num_chunks:
+        return column.cast(pa.string()).to_pandas()  # Arrow-backed str, as pandas reads strings (4x astype's speed)
+    if encoding == "dict":
+        column = column.unify_dictionaries() if column.num_chunks > 1 else column
+        combined = column.combine_chunks() if column.num_chunks else pa.array([], column.type)
+        codes = combined.indices.to_numpy(zero_copy_only=False)
+        codes = np.where(combined.indices.is_null().to_numpy(zero_copy_only=False), -1, codes).astype(np.int32)
+        categories = pd.Index(combined.dictionary.to_pylist(), dtype="str")
+        values = pd.Categorical.from_codes(codes, categories=categories)
+        return pd.Series(values) if dtype == "category" else pd.Series(values).astype(dtype)
+    if encoding == "json":
+        combined = column.combine_chunks() if column.num_chunks else pa.array([], column.type)
+        if isinstance(combined, pa.ChunkedArray):
+            combined = combined.combine_chunks()
+        texts = combined.dictionary.to_pylist()
+        lookup = np.empty(len(texts), dtype=object)
+        lookup[:] = [json.loads(t) for t in texts]
+        return pd.Series(lookup[combined.indices.to_numpy(zero_copy_only=False)], dtype=object)
+    if encoding == "list":
+        return pd.Series(column.to_pylist(), dtype=object)
+    if encoding == "delta":
+        return pd.Series(np.cumsum(column.to_numpy(), dtype=np.int64), dtype="int64")
+    if encoding == "t_s":
+        return pd.Series(column.fill_null(np.nan).to_numpy(), dtype="float64")
+    return pd.Series(column.to_numpy(), dtype=dtype)

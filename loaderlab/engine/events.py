@@ -224,9 +224,8 @@ class ListTracer(Tracer):
         self.records.append(FetchSpans(self._pid, worker, epoch, batch, fetch_spans(spans, labels, lengths, failed)))
 
     def emit_records(self, records: Any) -> None:
-        if not isinstance(records, list):  # a worker's compact chunk (loaderlab.engine.records)
-            from .records import chunk_events
-            records = chunk_events(records)
+        if not isinstance(records, list):  # a worker's compact chunk (loaderlab.engine.records.Chunk)
+            records = records.events()
         self.records.extend(records)
 
     def snapshot(self) -> list[Event]:

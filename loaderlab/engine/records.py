@@ -61,6 +61,11 @@ class Chunk(NamedTuple):
     samples: bytes
     objs: dict
 
+    def events(self) -> list:
+        """This chunk as Events and FetchSpans (see :func:`chunk_events`); lets a ListTracer take a chunk
+        without importing this module (which imports :mod:`.events`)."""
+        return chunk_events(self)
+
 
 def _as_int(value: Any) -> int:
     try:

@@ -366,8 +366,7 @@ TEXTS = {
         "en": "n/a",
         "ko": "해당 없음",
     },
-    # The bottleneck verdict (:mod:`.verdict`): a short title per kind, and one sentence with its numbers.
-    # Suggestions (:mod:`.suggestions`): one setting change and the speed-up its replay measured.
+    # The report's lines for the verdict and suggestions (their words: .diagnosis_texts)
     "report.bottleneck": {"en": "{title} [{kind}]", "ko": "{title} [{kind}]"},
     "report.suggestions": {"en": "Suggestions (replayed):", "ko": "제안 (재생으로 측정):"},
 }

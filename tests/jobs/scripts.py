@@ -174,14 +174,30 @@ dist.destroy_process_group()
 
 # Stuck in C after its loader ran: the main thread waits in sigwait() with SIGTERM blocked, so Python's
 # own SIGTERM handler never gets to run (as in a rendezvous or collective that never returns).
+# "blocking in C" must come only once the main thread is inside sigwait(): printed from the main thread, a
+# SIGTERM sent on that line could still meet Python bytecode before sigwait() and run the Python handler.
+# So a thread prints it: released by the main thread just before sigwait(), it needs the GIL to print, and
+# the main thread (no forced switch for 1000 s) gives the GIL up only in sigwait() itself.
 BLOCKED_IN_C = '''
+import _thread
 import signal
+import sys
+import threading
 import torch
 from torch.utils.data import DataLoader, TensorDataset
 
 for batch in DataLoader(TensorDataset(torch.arange(8)), batch_size=4, num_workers=1):
     pass
 signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
-print("blocking in C", flush=True)
+gate = _thread.allocate_lock()
+gate.acquire()
+
+def say_blocked():
+    gate.acquire()
+    print("blocking in C", flush=True)
+
+threading.Thread(target=say_blocked, daemon=True).start()
+sys.setswitchinterval(1000)
+gate.release()
 signal.sigwait({signal.SIGUSR2})
 '''

@@ -28,6 +28,7 @@ from ..engine import events as ev
 from .tables import (hand_overs, idle_intervals, main_pid, normal, paired_rows, rows, sampler_order, trace_end,
                      worker_processes)
 from .memory import memory_table
+from .shared import shared
 from .utilisation import queue_depths, worker_utilisation
 
 __all__ = ["SECONDS_SPEC", "SHARE_SPEC", "SPAN_COLUMNS", "STAGES", "LoopWait", "batch_latency", "loop_wait", "main_wait",
@@ -38,6 +39,7 @@ SPAN_COLUMNS = ["track", "pid", "worker", "stage", "epoch", "batch", "index", "s
 STAGES = ("startup", "fetch", "collate", "pin", "wait", "consume", "idle")
 
 
+@shared
 def main_wait(frame: pd.DataFrame) -> pd.DataFrame:
     """Per hand-over: how long the main process was blocked in ``next()`` waiting for this batch.
 
@@ -64,6 +66,7 @@ def _consumes(f: pd.DataFrame) -> pd.DataFrame:
     return c.rename(columns={"batch": "position"})
 
 
+@shared
 def open_wait(frame: pd.DataFrame) -> tuple[int, float]:
     """``(epoch, seconds)`` the loop had been blocked in ``next()`` when the trace ended: a run stopped or
     failed while waiting for a batch after its first (no hand-over follows the last loop body of an
@@ -85,6 +88,7 @@ def open_wait(frame: pd.DataFrame) -> tuple[int, float]:
     return epoch, max(0.0, trace_end(f) - since)
 
 
+@shared
 def wait_totals(frame: pd.DataFrame) -> pd.DataFrame:
     """Per epoch: ``batches``, ``first_wait_s`` (before the epoch's first batch: worker start-up included),
     ``steady_wait_s`` (every later wait, and the wait a stopped run ended in), ``wait_s`` (the two
@@ -133,6 +137,7 @@ class LoopWait:
         return format(self.wait_s, SECONDS_SPEC)
 
 
+@shared
 def loop_wait(frame: pd.DataFrame) -> LoopWait:
     """The run's :class:`LoopWait` (the sums of :func:`wait_totals` over its epochs)."""
     totals = wait_totals(frame)
@@ -141,6 +146,7 @@ def loop_wait(frame: pd.DataFrame) -> LoopWait:
                     share=wait / (wait + consume) if wait + consume > 0 else math.nan)
 
 
+@shared
 def _samples_per_task(f: pd.DataFrame) -> pd.DataFrame:
     """``epoch, batch, samples``: fetched samples per task (from fetch ends, else the sampler's indices)."""
     fe = rows(f, ev.FETCH_END, columns=["epoch", "batch", "arg0"])  # arg0: samples fetched (1 a sample, 0 one that raised, N a __getitems__ call)
@@ -210,6 +216,7 @@ def batch_latency(frame: pd.DataFrame) -> pd.DataFrame:
     return out[cols].sort_values(["epoch", "batch"]).reset_index(drop=True)
 
 
+@shared
 def throughput(frame: pd.DataFrame) -> pd.DataFrame:
     """Per epoch: ``batches, samples, start_s`` (``epoch_begin``), ``end_s`` (the last loop body's end),
     ``duration_s, batches_per_s, samples_per_s, first_batch_s`` and ``steady_batches_per_s`` (after the

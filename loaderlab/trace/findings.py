@@ -25,6 +25,7 @@ from .audits import RNG_PREFIX, is_class, is_iterable, is_rng, label_audit, padd
 from .memory import memory_findings as memory_checks
 from .stalls import stall_checks
 from ..engine import events as ev
+from .shared import shared_tables
 from .tables import normal, rows, sampler_order, settings
 
 __all__ = ["SEVERITIES", "TEMPLATES", "Finding", "all_findings", "correctness_findings", "label_audit",
@@ -257,6 +258,7 @@ def memory_findings(frame: pd.DataFrame) -> list[Finding]:
 
 def all_findings(frame: pd.DataFrame) -> list[Finding]:
     """Every finding the trace supports, most severe first (labels and lengths from ``sample_info``)."""
-    found = (stall_findings(frame) + correctness_findings(frame) + label_findings(frame) + padding_findings(frame)
-             + memory_findings(frame))
+    with shared_tables():  # the checks read the same worker, wait and sample tables
+        found = (stall_findings(frame) + correctness_findings(frame) + label_findings(frame)
+                 + padding_findings(frame) + memory_findings(frame))
     return sorted(found, key=lambda x: SEVERITIES.index(x.severity))

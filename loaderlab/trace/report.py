@@ -17,6 +17,7 @@ from .analysis import SECONDS_SPEC, loop_wait, throughput, wait_totals, worker_u
 from .finding_texts import text
 from .findings import all_findings
 from .result import Run, as_run, events_of
+from .shared import shared_tables
 from .tables import settings
 
 SETTING_KEYS = ("dataset", "dataset_len", "batch_size", "sampler", "num_workers", "prefetch_factor", "in_order",
@@ -26,9 +27,10 @@ SETTING_KEYS = ("dataset", "dataset_len", "batch_size", "sampler", "num_workers"
 def report_text(frame: pd.DataFrame | Run, lang: str = "en", suggestions: list | None = None) -> str:
     """The report of a run (or a bare events table); a multi-rank trace (a ``rank`` column) gets one report
     per rank, then the ranks' findings."""
-    if "rank" in events_of(frame).columns:
-        return _ranks_report(frame, lang)
-    return _report(frame, lang, suggestions)
+    with shared_tables():  # the verdict, the tables and the findings read the same worker and queue tables
+        if "rank" in events_of(frame).columns:
+            return _ranks_report(frame, lang)
+        return _report(frame, lang, suggestions)
 
 
 def _ranks_report(frame: pd.DataFrame, lang: str) -> str:

@@ -33,6 +33,7 @@ import numpy as np
 import pandas as pd
 
 from ..engine import events as ev
+from .shared import shared
 from .tables import hand_overs, main_pid, normal, prefetch_cap, rows, settings, trace_end, worker_tasks
 
 DEPTH_COLUMNS = ["t_s", "queue", "depth"]
@@ -68,6 +69,7 @@ def _worker_of(queue: str) -> int:
     return int(queue.split("[")[-1].rstrip("]")) if "[" in queue else -1
 
 
+@shared
 def queue_stays(frame: pd.DataFrame, places: tuple[str, ...] = PLACES) -> pd.DataFrame:
     """Every stay of every batch in ``places`` (see the module docstring): ``STAY_COLUMNS``.
 
@@ -129,6 +131,7 @@ def queue_stays(frame: pd.DataFrame, places: tuple[str, ...] = PLACES) -> pd.Dat
     return pd.concat([p[STAY_COLUMNS] for p in parts], ignore_index=True)
 
 
+@shared
 def queue_depths(frame: pd.DataFrame) -> pd.DataFrame:
     """A step series per queue: ``t_s, queue, depth`` — the depth from ``t_s`` until the queue's next row.
 

@@ -41,6 +41,7 @@ from .analysis import LoopWait, loop_wait, main_wait, throughput, worker_utilisa
 from .payload import recorded_payload
 from .stays import queue_depths, queue_stays
 from .result import Run, as_run, events_of
+from .shared import shared
 from .tables import hand_overs, main_pid, normal, paired_rows, rows
 
 STAGE_NAMES = ("fetch", "collate", "move", "pin", "reorder", "step", "startup")
@@ -224,6 +225,7 @@ def _with_settings(f: pd.DataFrame, found: dict) -> pd.DataFrame | Run:
     return Run(f, loader=found) if found else f
 
 
+@shared(settings=True)
 def summarise(frame: Any) -> RunSummary:
     """The :class:`RunSummary` of a recorded run (an events table from :func:`loaderlab.record`, or a run
     value with ``.events``, ``.loader`` and ``.extra``)."""

@@ -18,6 +18,7 @@ from ..engine import events as ev
 from .result import Run, as_run, events_of
 from .frame import INT_COLUMNS as _INT_COLUMNS
 from .frame import TYPED_COLUMNS, from_details
+from .shared import shared
 
 _DEFAULTS = {"kind": "", "t_ns": 0, "pid": 0, "worker": ev.MAIN_PROCESS, "epoch": 0, "batch": ev.NO_BATCH,
              "index": ev.NO_BATCH, "queue": "", "nbytes": 0, "label": None, "length": -1, "detail": "",
@@ -123,6 +124,7 @@ def has_kind(f: pd.DataFrame, kind: str) -> bool:
     return bool(len(at)) if at is not None else bool((f["kind"] == kind).any())
 
 
+@shared
 def main_pid(frame: pd.DataFrame) -> int | None:
     """The main process's pid: whoever began the epochs (or, failing that, emitted events as worker -1)."""
     f = rows(frame, ev.EPOCH_BEGIN, ev.BATCH_YIELD, ev.SAMPLER_YIELD)
@@ -156,6 +158,7 @@ def batch_indices(indices: list | None, samples: int) -> list | None:
     return [None] * int(samples) if samples >= 0 else None
 
 
+@shared
 def sampler_order(frame: pd.DataFrame) -> pd.DataFrame:
     """Per task: ``epoch, batch, indices`` (a list; None entries for an IterableDataset), from ``sampler_yield``."""
     f = rows(normal(frame), ev.SAMPLER_YIELD).drop_duplicates(["epoch", "batch"])
@@ -164,6 +167,7 @@ def sampler_order(frame: pd.DataFrame) -> pd.DataFrame:
     return out.sort_values(["epoch", "batch"]).reset_index(drop=True)
 
 
+@shared
 def hand_overs(f: pd.DataFrame) -> pd.DataFrame:
     """Hand-overs: ``epoch, position, batch (task id), t_s``; the task id is the ``batch_yield``'s ``arg0``
     (a recorder that does not know it, as for a stock torch loader, leaves it NO_ARG: the position then)."""
@@ -174,6 +178,7 @@ def hand_overs(f: pd.DataFrame) -> pd.DataFrame:
     return out.drop_duplicates(["epoch", "position"]).reset_index(drop=True)
 
 
+@shared
 def paired_rows(f: pd.DataFrame, begin: str, end: str, keys: list[str]) -> pd.DataFrame:
     """:func:`pair` of ``f``'s ``begin`` and ``end`` rows, copying only the columns it reads."""
     return pair(rows(f, begin, columns=keys + ["t_s"]), rows(f, end, columns=keys + ["t_s"]), keys)
@@ -206,6 +211,7 @@ def _rank_in_group(group: np.ndarray) -> np.ndarray:
     return rank
 
 
+@shared
 def worker_processes(frame: pd.DataFrame) -> pd.DataFrame:
     """One row per worker process (a worker restarted each epoch is a new process, with a new pid).
 
@@ -258,6 +264,7 @@ def worker_processes(frame: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(out, columns=cols).sort_values(["first_s"]).reset_index(drop=True)
 
 
+@shared(at_hand=("procs",))
 def worker_tasks(frame: pd.DataFrame, *, procs: pd.DataFrame | None = None) -> pd.DataFrame:
     """One row per task a worker process worked on: ``pid, worker, epoch, batch, start_s, end_s, open``.
 
@@ -301,6 +308,7 @@ def _gaps(intervals: pd.DataFrame, lo: float, hi: float) -> list[tuple[float, fl
     return [(a, b) for a, b in gaps if b > a]
 
 
+@shared(at_hand=("procs", "tasks"))
 def idle_intervals(frame: pd.DataFrame, *, procs: pd.DataFrame | None = None,
                    tasks: pd.DataFrame | None = None) -> pd.DataFrame:
     """Per worker process, the time between ``worker_ready`` and its end when it held no task.

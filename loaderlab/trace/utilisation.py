@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from .stays import DEPTH_COLUMNS, queue_depths  # noqa: F401  (re-exported: analysis imports it from here)
+from .shared import shared
 from .tables import idle_intervals, normal, prefetch_cap, trace_end, worker_processes, worker_tasks
 
 CAPPED_COLUMNS = ["pid", "worker", "epoch", "start_s", "end_s"]
@@ -60,6 +61,7 @@ def _intersect(a: list[tuple[float, float]], b: list[tuple[float, float]]) -> li
     return list(zip(lo[keep].tolist(), hi[keep].tolist()))
 
 
+@shared(settings=True, at_hand=("procs", "tasks", "idle", "depths"))
 def capped_idle(frame: pd.DataFrame, *, procs: pd.DataFrame | None = None, tasks: pd.DataFrame | None = None,
                 idle: pd.DataFrame | None = None, depths: pd.DataFrame | None = None) -> pd.DataFrame:
     """The parts of each worker's idle intervals spent waiting on the prefetch cap (module docstring):
@@ -89,6 +91,7 @@ def capped_idle(frame: pd.DataFrame, *, procs: pd.DataFrame | None = None, tasks
     return pd.DataFrame(out, columns=CAPPED_COLUMNS)
 
 
+@shared(settings=True, at_hand=("capped",))
 def worker_utilisation(frame: pd.DataFrame, *, capped: pd.DataFrame | None = None) -> pd.DataFrame:
     """Per worker process: how its life split between start-up, work and waiting.
 

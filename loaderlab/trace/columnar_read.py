@@ -40,26 +40,45 @@ def read_columnar(path: str | os.PathLike, *, compact: bool = False) -> tuple[pd
 
     With ``compact``, the table of :func:`.frame.compact_table` (decoded a batch at a time: a third of the
     memory). A file that was cut off gets ``meta["cut_short"] = True``. Raises :class:`TraceFileError` (one
-    sentence) for a file that is not a LoaderLab columnar trace or is damaged.
+    sentence) for a file that is not a LoaderLab columnar trace or is damaged. The file is read one record
+    batch at a time (never whole into memory: a 10 M-event file is 110 MB).
     """
     name = os.fspath(path)
+    size = os.path.getsize(path)
     with open(path, "rb") as f:
-        data = f.read()
-    return read_columnar_bytes(data, name, compact=compact)
+        head = f.read(len(MAGIC))
+        f.seek(max(size - len(END_OF_STREAM), 0))
+        closed = size >= len(MAGIC) + len(END_OF_STREAM) and f.read() == END_OF_STREAM
+    _check_head(head, name)
+    with pa.OSFile(name, "rb") as source:
+        source.seek(len(MAGIC))
+        return _read(source, name, closed, compact)
 
 
 def read_columnar_bytes(data: bytes, name: str = "the trace", *,
                         compact: bool = False) -> tuple[pd.DataFrame, dict]:
     """:func:`read_columnar` for a file's contents (an upload, say); ``name`` is how messages refer to it."""
+    _check_head(data, name)
+    return _read(pa.BufferReader(pa.py_buffer(data)[len(MAGIC):]), name, data.endswith(END_OF_STREAM), compact)
+
+
+def _check_head(data: bytes, name: str) -> None:
     if not is_columnar(data):
         raise TraceFileError(f"{name} is not a LoaderLab columnar trace (it does not start with {MAGIC_PREFIX!r}); "
                              f"load a file that `loaderlab record` or save_trace wrote.")
+    if len(data) <= len(MAGIC_PREFIX):
+        raise TraceFileError(f"{name} ends before its column list, so it holds no events (it was cut off right after "
+                             f"it was opened, or damaged); record the trace again.")
     if data[len(MAGIC_PREFIX)] > MAGIC[-1]:
         raise TraceFileError(f"{name} was written by a newer LoaderLab (columnar layout {data[len(MAGIC_PREFIX)]}); "
                              f"this LoaderLab reads layout {MAGIC[-1]} — upgrade LoaderLab.")
-    buffer = pa.py_buffer(data)[len(MAGIC):]
+
+
+def _read(source: pa.NativeFile, name: str, closed: bool, compact: bool) -> tuple[pd.DataFrame, dict]:
+    """The Arrow stream in ``source`` (after the magic) → (table, meta); ``closed``: the file ends with the
+    stream's end marker (else it was cut off)."""
     try:
-        reader = pa.ipc.open_stream(pa.BufferReader(buffer))
+        reader = pa.ipc.open_stream(source)
     except (pa.ArrowInvalid, pa.ArrowException, OSError, ValueError):
         raise TraceFileError(f"{name} ends before its column list, so it holds no events (it was cut off right after "
                              f"it was opened, or damaged); record the trace again.") from None
@@ -71,7 +90,7 @@ def read_columnar_bytes(data: bytes, name: str = "the trace", *,
     except (KeyError, ValueError, TypeError):
         raise TraceFileError(f"{name} is an Arrow stream but lacks LoaderLab's column notes, so it was not written "
                              f"by LoaderLab; load a file that `loaderlab record` or save_trace wrote.") from None
-    batches, cut_short = [], False
+    batches, cut_short, pool = [], False, pa.default_memory_pool()
     from .compact import CompactColumns  # here: it knows the events table's columns, this module does not
 
     try:
@@ -97,7 +116,10 @@ def read_columnar_bytes(data: bytes, name: str = "the trace", *,
                                      f"record the trace again.") from None
         elif batch.num_rows:
             batches.append(batch)
-    if cut_short or not data.endswith(END_OF_STREAM):  # a writer that never closed: killed, or crashed
+        del batch
+        if sink is not None:
+            pool.release_unused()  # the batch's decompressed buffers go back to the system, not to a cache
+    if cut_short or not closed:  # a writer that never closed: killed, or crashed
         meta["cut_short"] = True
     try:
         frame = sink.frame() if sink is not None else decode_batches(plans, schema, batches, base)

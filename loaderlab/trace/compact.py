@@ -52,10 +52,8 @@ class CompactColumns:
             lookup = np.empty(len(texts), dtype=object)
             lookup[:] = [json.loads(t) for t in texts]
             return lookup[column.indices.to_numpy(zero_copy_only=False)]
-        if encoding == "list":
-            values = np.empty(len(column), dtype=object)
-            values[:] = column.to_pylist()
-            return values
+        if encoding == "list":  # kept as Arrow (Python lists of ints would take ~5 times the memory)
+            return column
         if encoding == "t_s":
             self._derived.append(column.is_null().to_numpy(zero_copy_only=False))
             return column.fill_null(np.nan).to_numpy()
@@ -95,7 +93,9 @@ class CompactColumns:
             values = pd.Series(pd.Categorical.from_codes(codes, categories=categories))
             keep = dtype == "category" or (name in CATEGORY_COLUMNS and not (codes < 0).any())
             return values if keep else values.astype(dtype)
-        if encoding in ("json", "list"):
+        if encoding == "list":
+            return pd.Series(pd.arrays.ArrowExtensionArray(pa.chunked_array(parts, type=pa.list_(pa.int64()))))
+        if encoding == "json":
             return pd.Series(np.concatenate(parts) if parts else np.empty(0, object), dtype=object)
         if encoding == "delta":
             values = np.concatenate(parts) if parts else np.zeros(0, np.int64)
@@ -103,6 +103,16 @@ class CompactColumns:
         if encoding == "t_s":  # an array of its own (not yet a Series, which would be read-only): frame() fills it
             return np.concatenate(parts).astype(np.float64, copy=False) if parts else np.zeros(0)
         if parts and name in NARROW_COLUMNS and all(part.dtype == np.int32 for part in parts):
-            return pd.Series(np.concatenate(parts), dtype="int32")
+            same = _constant(parts)
+            return pd.Series(same if same is not None else np.concatenate(parts), copy=False)
         # as stored (a column with a batch that did not fit int32 is int64 throughout)
         return pd.Series(np.concatenate(parts) if parts else np.zeros(0), dtype=dtype)
+
+
+def _constant(parts: list[np.ndarray]) -> np.ndarray | None:
+    """One value repeated (``arg1..arg3`` of most traces: -1 throughout) as a read-only view of that one value
+    (no memory per row; pandas copies it only where it is written to); None if the parts hold two values."""
+    first = parts[0][:1]
+    if not len(first) or any(len(p) and (p.min() != first[0] or p.max() != first[0]) for p in parts):
+        return None
+    return np.broadcast_to(first, (sum(len(p) for p in parts),))

@@ -265,13 +265,22 @@ def compact_table(frame: pd.DataFrame) -> pd.DataFrame:
     """The events table with ``CATEGORY_COLUMNS`` categorical and ``NARROW_COLUMNS`` int32 where their
     values fit (``attrs`` kept): what ``load_trace(..., compact=True)`` gives for a ``.lltrace`` file, for a
     table in memory. Every analysis reads it as it reads the full table, with the same results (a big trace's
-    report, findings and export need it to fit in memory); the columns keep their values, not their dtypes."""
+    report, findings and export need it to fit in memory); the columns keep their values, not their dtypes:
+    ``indices`` is an Arrow list column (a missing list reads as ``pd.NA``), and an int column holding one
+    value throughout is a read-only view of that value."""
     out = frame.copy(deep=False)
     for c in CATEGORY_COLUMNS:
         if c in out.columns and out[c].dtype != "category" and not out[c].isna().any():
             out[c] = out[c].astype("category")
     for c in NARROW_COLUMNS:
         if c in out.columns and out[c].dtype == "int64" and fits_int32(out[c].to_numpy()):
-            out[c] = out[c].astype("int32")
+            values = out[c].to_numpy()
+            same = len(values) and values.min() == values.max()  # one value throughout: one copy of it, read-only
+            out[c] = np.broadcast_to(values[:1].astype(np.int32), values.shape) if same else values.astype(np.int32)
+    if "indices" in out.columns and out["indices"].dtype == object:  # the sampler's lists as one Arrow column
+        import pyarrow as pa
+
+        lists = pa.array(out["indices"].to_numpy(), type=pa.list_(pa.int64()), from_pandas=True)
+        out["indices"] = pd.Series(pd.arrays.ArrowExtensionArray(lists), index=out.index)
     out.attrs = dict(frame.attrs)
     return out

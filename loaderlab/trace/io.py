@@ -141,7 +141,9 @@ def load_trace(path: str | os.PathLike, *, compact: bool = False) -> pd.DataFram
     name = os.fspath(path)
     try:
         with open(path, "rb") as f:
-            data = f.read()
+            head = f.read(len(columnar.MAGIC))
+            # a columnar file is read a record batch at a time (columnar.read_columnar), never whole
+            data = None if columnar.is_columnar(head) else head + f.read()
     except FileNotFoundError:
         raise TraceFileError(f"there is no file {name}; check the path (relative paths start in "
                              f"{os.getcwd()}).") from None
@@ -149,11 +151,19 @@ def load_trace(path: str | os.PathLike, *, compact: bool = False) -> pd.DataFram
         raise TraceFileError(f"{name} is a folder, not a trace file; give the path of a .json trace inside it.") from None
     except OSError as exc:
         raise TraceFileError(f"{name} cannot be read ({exc.strerror or exc}); check its permissions.") from None
+    if data is None:
+        try:
+            return _columnar_frame(*columnar.read_columnar(path, compact=compact), name)
+        except OSError as exc:
+            raise TraceFileError(f"{name} cannot be read ({exc.strerror or exc}); check its permissions.") from None
     return load_trace_bytes(data, name, compact=compact)
 
 
 def _from_columnar(data: bytes, name: str, compact: bool = False) -> pd.DataFrame:
-    frame, meta = columnar.read_columnar_bytes(data, name, compact=compact)
+    return _columnar_frame(*columnar.read_columnar_bytes(data, name, compact=compact), name)
+
+
+def _columnar_frame(frame: pd.DataFrame, meta: dict, name: str) -> pd.DataFrame:
     required = [c for c in EVENT_COLUMNS if c not in frame.columns]
     if required and (len(frame.columns) or not meta.get("cut_short")):
         raise TraceFileError(f"{name} lacks the column{'s' if len(required) > 1 else ''} {', '.join(required)}; "

@@ -153,7 +153,7 @@ def trace_end(f: pd.DataFrame) -> float:
 def batch_indices(indices: list | None, samples: int) -> list | None:
     """A ``sampler_yield``'s ``indices`` and ``arg0`` → its indices as a list; an IterableDataset's batch
     (no indices, ``samples`` of them) → that many Nones; None if the batch is unknown."""
-    if indices is not None:
+    if indices is not None and indices is not pd.NA:  # NA: a compact table's missing list (an Arrow column)
         return list(indices)
     return [None] * int(samples) if samples >= 0 else None
 

@@ -11,6 +11,7 @@ import math
 from typing import Any
 
 from .findings import all_findings
+from .shared import shared_tables
 from .suggestions import Suggestion, suggest, why_none
 from .summary import RunSummary, summarise
 from .verdict import Verdict, verdict
@@ -29,6 +30,12 @@ def diagnosis(trace: Any, lang: str = "en", *, replay: bool = True, summary: Run
               found: Verdict | None = None, suggestions: list[Suggestion] | None = None) -> dict[str, Any]:
     """``{"summary", "bottleneck", "findings", "suggestions"}`` (see the module docstring). ``replay=False``
     leaves the suggestions out (an empty list) instead of replaying the trace."""
+    with shared_tables():  # the summary, the verdict and the findings read the same tables
+        return _diagnosis(trace, lang, replay, summary, found, suggestions)
+
+
+def _diagnosis(trace: Any, lang: str, replay: bool, summary: RunSummary | None, found: Verdict | None,
+               suggestions: list[Suggestion] | None) -> dict[str, Any]:
     summary = summarise(trace) if summary is None else summary
     found = verdict(trace, summary) if found is None else found
     if suggestions is None:

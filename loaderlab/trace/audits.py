@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from ..engine import events as ev
+from .shared import shared
 from .tables import hand_overs, normal, rows, sampler_order, settings
 
 RNG_PREFIX = "rng:"
@@ -81,6 +82,7 @@ def is_iterable(frame: pd.DataFrame) -> bool:
     return any(i is None for idx in sampler_order(frame)["indices"] if idx for i in idx)
 
 
+@shared
 def samples(frame: pd.DataFrame, handed_only: bool = True) -> pd.DataFrame:
     """One row per fetched sample: ``epoch, batch, worker, pid, index, label, length, t_s``.
 

@@ -21,7 +21,7 @@ from typing import Any
 import pandas as pd
 
 from . import finding_texts, kinds
-from .audits import RNG_PREFIX, is_class, is_iterable, is_rng, label_audit, padding_audit, samples
+from .audits import RNG_PREFIX, _per_label, is_class, is_iterable, is_rng, label_audit, padding_audit, samples
 from .memory import memory_findings as memory_checks
 from .stalls import stall_checks
 from ..engine import events as ev
@@ -149,7 +149,7 @@ def _same_order(f: pd.DataFrame, sampler: str) -> list[Finding]:
 
 def _identical_rng(f: pd.DataFrame) -> list[Finding]:
     s = samples(f, handed_only=False)
-    s = s[s["label"].map(is_rng).astype(bool)].sort_values("t_s")
+    s = s[_per_label(s["label"], is_rng).astype(bool)].sort_values("t_s")  # once per distinct label
     out = []
     for epoch, g in s.groupby("epoch"):
         draws = {w: set(h["label"]) for w, h in g.groupby("worker")}

@@ -41,6 +41,7 @@ STAY_COLUMNS = ["place", "k", "epoch", "batch", "start_s", "end_s"]
 # The places a batch passes through, in the order it travels (``outstanding`` is the count main caps).
 PLACES = ("index_queue", "worker", "result_queue", "pin", "data_queue", "reorder", "loop", "outstanding")
 QUEUES = ("index_queue", "result_queue", "data_queue", "reorder", "outstanding")  # what queue_depths counts
+MEASURED = ("index_queue", "result_queue", "pin", "data_queue", "reorder", "outstanding")  # what the summary times
 ROWS = PLACES[:-1]  # what the snapshots show: every place a batch can be seen in
 MAX_FRAMES = 150  # plotly animations stay smooth below ~200 frames (see notes/streamlit.md)
 CONTENT_COLUMNS = ["frame", "t_s", "row", "k", "slot", "epoch", "batch", "worker"]
@@ -141,7 +142,8 @@ def queue_depths(frame: pd.DataFrame) -> pd.DataFrame:
     f = normal(frame)
     start = float(f["t_s"].min()) if len(f) else 0.0
     parts = []
-    for (place, k), iv in queue_stays(f, QUEUES).groupby(["place", "k"], sort=False):
+    stays = queue_stays(f, MEASURED)  # the summary's stays (computed once per trace in a report): pin left out
+    for (place, k), iv in stays[stays["place"] != "pin"].groupby(["place", "k"], sort=False):
         name = f"index_queue[{k}]" if place == "index_queue" else place
         ups = pd.DataFrame({"t_s": iv["start_s"], "delta": 1})
         downs = pd.DataFrame({"t_s": iv["end_s"].dropna(), "delta": -1})

@@ -39,7 +39,7 @@ import pandas as pd
 from ..engine import events as ev
 from .analysis import LoopWait, loop_wait, main_wait, throughput, worker_utilisation
 from .payload import recorded_payload
-from .stays import queue_depths, queue_stays
+from .stays import MEASURED, queue_depths, queue_stays
 from .result import Run, as_run, events_of
 from .shared import shared
 from .tables import hand_overs, main_pid, normal, paired_rows, rows
@@ -233,7 +233,7 @@ def summarise(frame: Any) -> RunSummary:
     f = normal(events(frame))
     thr = throughput(f)
     loop = loop_wait(f)
-    stays = queue_stays(f, ("index_queue", "result_queue", "pin", "data_queue", "reorder", "outstanding"))
+    stays = queue_stays(f, MEASURED)
     fetch = paired_rows(f, ev.FETCH_BEGIN, ev.FETCH_END, ["pid", "worker", "epoch", "batch", "index"])
     collate = paired_rows(f, ev.COLLATE_BEGIN, ev.COLLATE_END, ["pid", "worker", "epoch", "batch"])
     steps = paired_rows(f, ev.CONSUMER_BEGIN, ev.CONSUMER_END, ["epoch", "batch"])

@@ -190,7 +190,7 @@ def pair(begins: pd.DataFrame, ends: pd.DataFrame, keys: list[str]) -> pd.DataFr
     # One id per key over begins and ends together, then each row's rank among its key's rows: the n-th begin
     # meets the n-th end where (id, rank) match (a merge on all the keys cost a big trace a tenth of its report)
     both = pd.concat([begins[keys], ends[keys]], ignore_index=True)
-    group = both.groupby(keys, sort=False).ngroup().to_numpy(np.int64) if len(both) else np.zeros(0, np.int64)
+    group = key_ids(both, keys) if len(both) else np.zeros(0, np.int64)
     nth = np.r_[_rank_in_group(group[:len(begins)]), _rank_in_group(group[len(begins):])]
     width = int(nth.max()) + 1 if len(nth) else 1
     key = group * width + nth
@@ -198,6 +198,25 @@ def pair(begins: pd.DataFrame, ends: pd.DataFrame, keys: list[str]) -> pd.DataFr
     end = ends["t_s"].to_numpy(dtype=float)
     out["end_s"] = np.where(at >= 0, end[np.maximum(at, 0)] if len(end) else np.nan, np.nan)
     return out
+
+
+def key_ids(table: pd.DataFrame, keys: list[str]) -> np.ndarray:
+    """One id per distinct key (the ``keys`` columns' values together), numbered in order of first appearance:
+    ``table.groupby(keys, sort=False).ngroup()``. Int columns whose ranges multiply to less than 2**62 are
+    folded into one int64 per row and factorized once (a groupby on five columns of a million rows factorizes
+    each column and then their combinations)."""
+    combined, span = np.zeros(len(table), np.int64), 1
+    for key in keys:
+        values = table[key].to_numpy()
+        if values.dtype.kind not in "iu" or not len(values):
+            return table.groupby(keys, sort=False).ngroup().to_numpy(np.int64)
+        lo = int(values.min())
+        width = int(values.max()) - lo + 1
+        if span * width >= 2**62:
+            return table.groupby(keys, sort=False).ngroup().to_numpy(np.int64)
+        combined = combined * width + (values.astype(np.int64) - lo)
+        span *= width
+    return pd.factorize(combined)[0].astype(np.int64)
 
 
 def _rank_in_group(group: np.ndarray) -> np.ndarray:

@@ -7,9 +7,9 @@ ratio counts; ``--issue`` adds the issue's measured case, a 200,000-sample epoch
 one row per (cause, suggestion): verdict, replayed x, real x, and the gap (replayed / real - 1).
 
 ``--ablation`` instead replays ``num_workers=0`` for the IPC-bound and start-up causes twice on the *same*
-recorded trace, with and without the corrections for a worker's time pre-empted (``core_wait_factors``) and
-for the loop dropping a shared-memory batch (``shared_release_s``), beside the real re-run: on a busy shared
-machine the real ratio moves with the load, the difference between the two replays of one trace does not.
+recorded trace, with and without taking off what the stand-in itself costs in a worker
+(``replay_calibration.in_worker``), beside the real re-run: on a busy shared machine the real ratio moves
+with the load, the difference between the two replays of one trace does not.
 """
 
 from __future__ import annotations
@@ -22,8 +22,6 @@ import time
 import warnings
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-
-import pandas as pd  # noqa: E402
 
 from loaderlab.trace import replay as replay_module  # noqa: E402
 from loaderlab.trace.suggestions import suggest  # noqa: E402
@@ -44,14 +42,13 @@ def real_speedup(cause: str, change: dict, rounds: int, **base) -> float:
 
 
 def _uncorrected(on: bool, kept={}) -> None:
-    """Switch replay's pre-emption and shared-release corrections off (``on``) or back on."""
-    kept.setdefault("factors", replay_module.core_wait_factors)
-    kept.setdefault("release", replay_module.shared_release_s)
+    """Switch replay's measure of the stand-in's own costs in a worker (``replay_calibration.in_worker``)
+    off (``on``: nothing is taken off the recorded costs) or back on."""
+    kept.setdefault("in_worker", replay_module.in_worker)
     if on:
-        replay_module.core_wait_factors = lambda frame: pd.DataFrame(columns=["pid", "epoch", "batch", "factor"])
-        replay_module.shared_release_s = lambda dataset, batch_size: 0.0
+        replay_module.in_worker = lambda dataset, recorded: {"sample_s": 0.0, "collate_s": 0.0, "step_s": 0.0}
     else:
-        replay_module.core_wait_factors, replay_module.shared_release_s = kept["factors"], kept["release"]
+        replay_module.in_worker = kept["in_worker"]
 
 
 def ablation(rounds: int) -> None:
@@ -77,11 +74,13 @@ def main() -> None:
     parser.add_argument("--issue", action="store_true", help="also the issue's 200,000-sample epoch")
     parser.add_argument("--ablation", action="store_true",
                         help="num_workers=0 replayed with and without the pre-emption corrections, same traces")
+    parser.add_argument("--causes", nargs="+", choices=CAUSES, default=list(CAUSES),
+                        help="only these planted causes (default: all)")
     args = parser.parse_args()
     warnings.simplefilter("ignore")
     if args.ablation:
         return ablation(args.rounds)
-    cases = [(c, {}) for c in CAUSES]
+    cases = [(c, {}) for c in args.causes]
     if args.issue:
         cases.append(("ipc", {"dataset": Tiny(200_000)}))
     print(f"{'cause':<14}{'verdict':<14}{'change':<22}{'replayed':>9}{'real':>9}{'gap':>8}  seconds")

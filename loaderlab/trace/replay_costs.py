@@ -21,7 +21,7 @@ def shared_collate_s(dataset, batch_size: int, repeats: int = 5) -> float:
     batch tensor is allocated in shared memory (one segment per tensor), which collating in the main
     process skips. Measured here by moving a collated batch's tensors to shared memory (median of
     ``repeats``)."""
-    samples = [(dataset.payload(), 0, 0) for _ in range(max(1, batch_size))]
+    samples = [dataset.payload() for _ in range(max(1, batch_size))]
     times = []
     for _ in range(repeats):
         batch = default_collate(samples)
@@ -36,7 +36,7 @@ def shared_release_s(dataset, batch_size: int, repeats: int = 5) -> float:
     memory (one mapping and file descriptor each), and freeing them unmaps and closes each. The loop pays it
     when it lets go of the previous batch, which a recording counts in the loop body's span. Measured here
     by dropping a collated batch moved to shared memory (median of ``repeats``)."""
-    samples = [(dataset.payload(), 0, 0) for _ in range(max(1, batch_size))]
+    samples = [dataset.payload() for _ in range(max(1, batch_size))]
     times = []
     for _ in range(repeats):
         batch = default_collate(samples)
@@ -59,28 +59,36 @@ def _share(data) -> None:
 
 
 BATCH_KEYS = ["pid", "epoch", "batch"]
+RARE_WAITS = 0.1  # batches that gave their core up voluntarily, as a share of a trace's worker batches
 
 
 def core_wait_factors(frame: pd.DataFrame) -> pd.DataFrame:
     """Per worker batch (``pid, epoch, batch``): ``factor``, the share of its wall time (first fetch → end of
-    collate) that was work rather than waiting for a core.
+    collate) that was work rather than waiting for a core, and ``computed`` (it never gave its core up).
 
     A worker's ``collate_end`` says its thread's CPU time and context switches since the batch began
     (:func:`loaderlab.engine.fetch.batch_usage`). A batch that never gave its core up voluntarily (no sleep,
     no I/O, no lock: ``arg1 == 0``) was computing all along, so wall time beyond its CPU time was spent
     runnable but pre-empted — by the other workers, the main process or other programs on a busy machine —
     and the replay should not inherit it: factor = CPU / wall. Any other batch keeps factor 1 (its waits
-    may be the dataset's own: a file, a network, a sleep). Traces without the numbers get no rows.
+    may be the dataset's own: a file, a network, a sleep), unless fewer than :data:`RARE_WAITS` of the
+    trace's batches waited: then the dataset computes, and its batches' rare waits are counted as computing
+    too (``computed``). Traces without the numbers get no rows.
     """
     ends = frame[(frame["kind"] == "collate_end") & (frame["worker"] >= 0) & (frame["batch"] >= 0)
                  & (frame["arg0"] >= 0)][[*BATCH_KEYS, "t_ns", "arg0", "arg1"]]
     if not len(ends):
-        return pd.DataFrame(columns=[*BATCH_KEYS, "factor"])
+        return pd.DataFrame(columns=[*BATCH_KEYS, "factor", "computed"])
     begins = frame[frame["kind"] == "fetch_begin"].groupby(BATCH_KEYS)["t_ns"].min().rename("start")
     both = ends.merge(begins.reset_index(), on=BATCH_KEYS)
     wall = (both["t_ns"] - both["start"]).clip(lower=1)
-    both["factor"] = (both["arg0"] / wall).clip(upper=1.0).where(both["arg1"] == 0, 1.0)
-    return both[[*BATCH_KEYS, "factor"]].drop_duplicates(BATCH_KEYS)
+    waited = both["arg1"] > 0
+    # A dataset that waits does so in most batches; where few batches waited, the waits were the process's
+    # (measured: a 2 us sample of a dataset that never waits took 19 ms in the one batch of 200 that gave
+    # its core up, at load average 4.6 - the worker's other threads hold the GIL it needs).
+    both["computed"] = ~waited | (waited.mean() < RARE_WAITS)
+    both["factor"] = (both["arg0"] / wall).clip(upper=1.0).where(both["computed"], 1.0)
+    return both[[*BATCH_KEYS, "factor", "computed"]].drop_duplicates(BATCH_KEYS)
 
 
 def collate_costs(frame: pd.DataFrame, factors: pd.DataFrame) -> pd.Series:
@@ -89,6 +97,47 @@ def collate_costs(frame: pd.DataFrame, factors: pd.DataFrame) -> pd.Series:
     e = frame[frame["kind"] == "collate_end"][[*BATCH_KEYS, "t_ns"]]
     spans = b.merge(e, on=BATCH_KEYS, suffixes=("_b", "_e")).merge(factors, on=BATCH_KEYS, how="left")
     return ((spans["t_ns_e"] - spans["t_ns_b"]).clip(lower=0) * spans["factor"].fillna(1.0)) / 1e9
+
+
+MIN_BATCHES = 2  # a place in a worker's life seen in fewer batches cannot tell the worker from the sample
+
+
+def worker_overhead_s(spans: pd.DataFrame) -> pd.Series:
+    """Per fetched sample (a row of ``spans``: ``pid, worker, epoch, batch, t_ns_b, cost_s, computed``), the
+    seconds of its cost that were its worker's, not the sample's: 0 outside workers.
+
+    Measured on a real run (8-sample batches of 2 µs samples, two workers): a worker's first sample of a
+    batch costs 14 µs against 2 µs for the others (it was woken from its wait for a task: caches and the
+    interpreter's state refilled), and the samples of a worker's first batch after it started cost 0.4 ms
+    (its first sample) and 7 µs (the others): the fresh process's first calls. All of it computing (no
+    voluntary context switch). A replay's workers pay their own wake-up and warm-up when they run the
+    stand-in, and the main process pays neither, so a replay that kept them would pay them twice or where
+    none is paid. So, among batches that never gave their core up (``computed``): per place in a worker's
+    life (first batch of a process or a later one; first sample of a batch or another), the median cost
+    beyond the median of later batches' other samples, where at least :data:`MIN_BATCHES` batches show that
+    place. A batch that slept or waited (a file, a network, a lock) keeps its time: it may be the sample's.
+    """
+    out = pd.Series(0.0, index=spans.index)
+    if "computed" not in spans or "worker" not in spans:
+        return out
+    mine = spans[(spans["worker"] >= 0) & (spans["computed"] == True)]  # noqa: E712 (NaN: not known)
+    if not len(mine):
+        return out
+    keys = ["pid", "epoch", "batch"]
+    ordered = mine.sort_values("t_ns_b")
+    first_sample = ordered.groupby(keys).cumcount() == 0
+    batch_start = ordered.groupby(keys)["t_ns_b"].transform("min")
+    first_batch = batch_start == ordered.groupby("pid")["t_ns_b"].transform("min")
+    place = first_batch.map({True: "first_batch", False: "later"}) + first_sample.map({True: "/first", False: "/other"})
+    baseline = ordered.loc[place == "later/other", "cost_s"]
+    if not len(baseline):
+        return out
+    base = float(baseline.median())
+    batches = ordered.assign(place=place).drop_duplicates([*keys, "place"])["place"].value_counts()
+    excess = ordered.groupby(place)["cost_s"].median() - base
+    excess = excess[(batches.reindex(excess.index) >= MIN_BATCHES) & (excess > 0)]
+    out.loc[ordered.index] = place.map(excess).fillna(0.0).to_numpy()
+    return out
 
 
 class ReplayStartup:

@@ -41,8 +41,27 @@ def test_a_step_recorded_beside_workers_is_replayed_without_dropping_the_shared_
     recorded = measured_workload(frame)["consume_s"]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        replay(frame, num_workers=0)
+        replay(frame, num_workers=1)
     assert steps and steps[0] == pytest.approx(recorded - 0.004)
+
+
+def test_without_workers_only_the_work_beyond_the_stand_ins_own_in_a_worker_is_replayed(steps, monkeypatch):
+    """Recorded in workers, replayed in the main process: each cost less what the stand-in itself costs in a
+    worker (measured by running it there), spent after the stand-in's own payload and collate."""
+    own = {"sample_s": 0.0005, "collate_s": 0.002, "step_s": 0.003}
+    asked, built = [], []
+    monkeypatch.setattr(replay_module, "in_worker", lambda dataset, recorded: asked.append(recorded) or own)
+    real_dataset = replay_module.ReplayDataset
+    monkeypatch.setattr(replay_module, "ReplayDataset", lambda *a, **k: built.append(real_dataset(*a, **k)) or built[-1])
+    frame = record_cause("consumer", dataset=Tiny(64))
+    work = measured_workload(frame)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        replay(frame, num_workers=0)
+    assert asked and asked[0]["num_workers"] == 2 and asked[0]["batch_size"] == 8  # the recorded settings
+    assert steps and steps[0] == pytest.approx(max(0.0, work["consume_s"] - 0.003))
+    dataset = built[0]
+    assert dataset.on_top and dataset.cost_s == {i: max(0.0, c - 0.0005) for i, c in work["cost_s"].items()}
 
 
 def test_a_stock_loader_recording_keeps_its_step(steps):
@@ -86,3 +105,70 @@ def test_only_a_batch_that_never_gave_its_core_up_is_deflated_to_its_cpu_time():
     assert factors[0] == pytest.approx(0.25)  # pre-empted: 750 of its 1000 ns waited for a core
     assert factors[1] == 1.0  # it slept or read a file: its wait may be the dataset's own
     assert list(collate_costs(frame, core_wait_factors(frame))) == pytest.approx([25e-9, 100e-9])
+
+
+def test_a_dataset_that_rarely_waits_counts_its_rare_waits_as_computing():
+    import pandas as pd
+
+    from loaderlab.trace.replay_costs import RARE_WAITS, core_wait_factors
+
+    def trace(waiting: int, batches: int = 20) -> pd.DataFrame:
+        return pd.DataFrame([row for b in range(batches)
+                             for row in _batch(7, b, 10_000 * b, 10_000 * b + 1000, 250, int(b < waiting))])
+
+    rare = core_wait_factors(trace(1))  # 1 of 20 batches gave its core up: below RARE_WAITS
+    assert 1 / 20 < RARE_WAITS and rare["computed"].all() and list(rare["factor"]) == pytest.approx([0.25] * 20)
+    usual = core_wait_factors(trace(10)).set_index("batch")  # half of them: the dataset's own waits
+    assert not usual.loc[0, "computed"] and usual.loc[0, "factor"] == 1.0
+    assert usual.loc[15, "computed"] and usual.loc[15, "factor"] == pytest.approx(0.25)
+
+
+def _spans(first_batch_first: float, first_batch_other: float, later_first: float, later_other: float,
+           lives: int = 2, batches: int = 3, size: int = 4):
+    """Per-sample rows (a worker's life is a pid), the cost of each sample by its place in its worker's life."""
+    import pandas as pd
+
+    rows, t = [], 0
+    for pid in range(lives):
+        for b in range(batches):
+            for k in range(size):
+                cost = ((first_batch_first if k == 0 else first_batch_other) if b == 0
+                        else (later_first if k == 0 else later_other))
+                rows.append(dict(pid=100 + pid, worker=pid, epoch=0, batch=b * lives + pid, index=t,
+                                 t_ns_b=t * 1000, cost_s=cost, computed=True))
+                t += 1
+    return pd.DataFrame(rows)
+
+
+def test_a_workers_warm_up_and_wake_up_are_taken_off_its_samples():
+    from loaderlab.trace.replay_costs import worker_overhead_s
+
+    spans = _spans(400e-6, 9e-6, 16e-6, 2e-6)  # the ipc and start-up traces' shape, measured
+    spans["cost_s"] -= worker_overhead_s(spans)
+    assert spans["cost_s"].to_numpy() == pytest.approx([2e-6] * len(spans))
+
+
+def test_a_place_seen_in_one_batch_or_a_batch_that_waited_keeps_its_cost():
+    from loaderlab.trace.replay_costs import worker_overhead_s
+
+    one_life = _spans(400e-6, 9e-6, 16e-6, 2e-6, lives=1)  # one first batch: warm-up or a slow first sample?
+    taken = worker_overhead_s(one_life)
+    assert (taken[one_life["batch"] == 0] == 0).all()
+    assert taken[one_life["batch"] == 1].iloc[0] == pytest.approx(14e-6)  # later batches: two of them
+    waited = _spans(400e-6, 9e-6, 16e-6, 2e-6).assign(computed=False)  # slept or read: maybe the dataset's
+    assert (worker_overhead_s(waited) == 0).all()
+    main = _spans(400e-6, 9e-6, 16e-6, 2e-6).assign(worker=-1)  # the main process has no worker's life
+    assert (worker_overhead_s(main) == 0).all()
+
+
+def test_the_stand_in_is_measured_in_real_workers_and_none_is_left_running():
+    from loaderlab.trace.replay_calibration import in_worker
+
+    from tests.helpers.processes import baseline, still_alive
+
+    before = baseline()
+    dataset = ReplayDataset({0: 0.0}, {}, {}, 4, tensors=2)
+    own = in_worker(dataset, {"num_workers": 2, "batch_size": 8, "prefetch_factor": 2})
+    assert set(own) == {"sample_s", "collate_s", "step_s"} and all(v >= 0 for v in own.values())
+    assert own["collate_s"] > 0  # a worker's collate did run and was timed
+    assert not still_alive(before, 10.0)

@@ -9,7 +9,7 @@ import functools
 import pytest
 
 from loaderlab import wording
-from loaderlab.trace import finding_texts
+from loaderlab.trace import finding_texts, kinds
 from loaderlab.trace import findings as F
 from loaderlab.trace.report import report_text
 from loaderlab.trace import tables
@@ -20,6 +20,9 @@ from tests.trace import faulty
 def findings_of(build, *args, **kwargs) -> list[F.Finding]:
     """``all_findings`` of a recorded trace, computed once per session (the trace is recorded once too)."""
     return F.all_findings(build(*args, **kwargs))
+
+
+TIMING_KINDS = {kinds.HEAD_OF_LINE, kinds.STRAGGLER, kinds.SLOW_WORKER, kinds.SLOW_FIRST_BATCH}  # what scheduling noise can plant
 
 
 def problems(found: list[F.Finding]) -> list[tuple]:
@@ -209,7 +212,12 @@ def test_padding_audit_matches_the_lengths():
                                    faulty.early_stop_trace, faulty.stock_torch_trace],
                          ids=lambda b: b.__name__)
 def test_clean_runs_have_no_problems(build):
-    assert problems(findings_of(build)) == []
+    found = problems(findings_of(build))
+    if found and {kind for kind, *_ in found} <= TIMING_KINDS:
+        # A loaded machine can really hold a worker for 0.1 s, which the trace then rightly shows as
+        # head-of-line or a straggler. A wrong finding comes back in a second recording; such noise does not.
+        found = problems(F.all_findings(build.__wrapped__()))
+    assert found == []
 
 
 def test_every_template_formats_from_its_evidence():

@@ -88,7 +88,11 @@ def test_a_slow_worker_is_named_with_how_much_slower_and_what_the_loop_paid():
     loop = analysis.loop_wait(frame)
     assert worker.evidence["loop_s"] == pytest.approx(loop.wait_s + loop.consume_s)
     assert 0 < worker.evidence["cost_s"] <= loop.wait_s
-    assert not of_kind(found, "straggler")  # a slow worker's samples are slow for it, not stragglers
+    # A slow worker's samples are slow for it, not stragglers: judged against the run's median its ~300
+    # ordinary samples would all be named. A loaded machine can really stall a sample or two (one took 48×
+    # its worker's median under load average 5), and those are rightly named, so: a handful at most.
+    named = sum(f.evidence["count"] for f in of_kind(found, "straggler"))
+    assert named <= 3
 
 
 def test_a_slow_worker_the_training_step_hides_is_only_info():

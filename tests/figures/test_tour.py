@@ -7,11 +7,17 @@ parks in the reorder buffer and which one it waits for.
 
 from __future__ import annotations
 
+import json
+
+import plotly.graph_objects as go
+import plotly.io as pio
 import pytest
 
 from loaderlab.figures.tour import (BOX_NAME_KEYS, BOXES, HIGHLIGHT, NOTE_KEYS, SEGMENTS, batch_journey,
                                     handed_batches, journey_notes, tour_figure)
 from loaderlab.scenarios.run import RunConfig, run
+from loaderlab.trace.analysis import main_wait
+from loaderlab.trace.tables import hand_overs, normal
 
 SMALL = dict(n_samples=48, batch_size=4, num_workers=2, cost_ms=1, consumer_ms=2)
 # Dataset index 10 sits in task 2 (worker 0): worker 1's task 3 arrives first and parks until task 2 is in.
@@ -134,3 +140,31 @@ def test_out_of_order_has_no_reorder_stage():
     assert journey.position is not None and journey.position < 3  # handed over before the straggler's batch
     assert journey_notes(journey, NOTES)["reorder"] == "<reorder_off>"
     assert _shape(_figure(journey), "reorder").line.dash == "dash"
+
+
+def test_the_journey_reads_the_same_wait_and_hand_over_as_the_whole_table(straggler):
+    """batch_journey reads only the rows a batch needs; its numbers are main_wait's and hand_overs' of the
+    whole table (the timelines and the verdict show those: a number shown twice must be the same)."""
+    waits = main_wait(straggler)
+    handed = hand_overs(normal(straggler))
+    for batch in range(12):
+        journey = batch_journey(straggler, 0, batch)
+        row = handed[handed["batch"] == batch].iloc[0]
+        assert journey.position == row["position"] and journey.moments["yield_s"] == row["t_s"]
+        assert journey.wait_s == waits[waits["position"] == journey.position]["wait_s"].iloc[0]
+        assert journey.n_batches == 12
+
+
+def test_the_figure_is_one_valid_spec_with_its_own_margins(straggler):
+    """Built without plotly's per-call validation, so the whole spec must validate; the diagram's hidden axes
+    do not automargin (the default template made them, and the browser then drew the figure twice), and no
+    7 KB default template rides along."""
+    fig = _figure(batch_journey(straggler, 0, 3))
+    go.Figure(fig.to_dict())  # plotly's validation: raises on any property it does not know
+    layout = fig.layout
+    assert layout.template.layout.xaxis.automargin is False and layout.template.layout.yaxis.automargin is False
+    assert layout.xaxis.automargin is None and layout.yaxis.automargin is None  # the template's False holds
+    assert layout.xaxis2.automargin and layout.yaxis2.automargin  # the lower panel's labels and title
+    assert len(json.dumps(layout.template.to_plotly_json())) < 1_000
+    assert len(pio.to_json(fig)) < 10_000  # sent on every page change (it was 15 KB with the default template)
+    assert layout.xaxis2.domain[0] > 0  # the lower panel's labels have their own strip inside the figure

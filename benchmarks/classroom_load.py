@@ -33,6 +33,8 @@ from pathlib import Path
 
 import psutil
 
+from page_meter import PageMeter, delta
+
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -118,12 +120,14 @@ async def settle(page, timeout_s: float = 120) -> None:
     await page.wait_for_function(SETTLED, timeout=timeout_s * 1000, polling=50)
 
 
-async def open_attendee(browser, url: str, path: str, animations: bool):
+async def open_attendee(browser, url: str, path: str, animations: bool, meter: PageMeter | None = None):
     context = await browser.new_context(viewport={"width": 1280, "height": 900},
                                         reduced_motion="no-preference" if animations else "reduce")
     if not animations:
         await context.add_init_script(NO_ANIMATION)
     page = await context.new_page()
+    if meter is not None:
+        await meter.attach(page)  # before the page opens its websocket
     await page.goto(url + path)
     await settle(page, 300)
     await page.evaluate(WATCH)
@@ -214,10 +218,10 @@ async def main_async(args) -> dict:
             await warm.goto(url)  # a fresh server lists pages/ without app.py until "/" has loaded once
             await settle(warm, 300)
             await warm.close()
-            pages = []
+            pages, meters = [], [PageMeter() for _ in range(args.attendees)]
             for k in range(0, args.attendees, 5):  # open in fives: a room arrives over a minute, not at once
-                pages += await asyncio.gather(*(open_attendee(browser, url, args.page, args.animations)
-                                                for _ in range(k, min(k + 5, args.attendees))))
+                pages += await asyncio.gather(*(open_attendee(browser, url, args.page, args.animations, meters[i])
+                                                for i in range(k, min(k + 5, args.attendees))))
             for round_ in range(args.rounds):
                 # attendee i clicks at a place of their own: N different batch sizes, N different runs. Each
                 # round shifts everyone half a place (new settings, no cache hits) and half the room along
@@ -225,8 +229,9 @@ async def main_async(args) -> dict:
                 n = args.attendees
                 fractions = [((i + round_ * (n // 2)) % n + 0.5 + 0.5 * (round_ % 2)) / (n + 1) for i in range(n)]
                 t0, server0, browser0 = time.monotonic(), cpu_seconds(proc.pid), cpu_seconds(os.getpid(), proc.pid)
-                machine0 = busy_seconds()
+                machine0, read0 = busy_seconds(), await asyncio.gather(*(m.read() for m in meters))
                 got = await asyncio.gather(*(change_and_wait(p, f) for p, f in zip(pages, fractions)))
+                read1 = await asyncio.gather(*(m.read() for m in meters))
                 cpu.append({"round": round_, "wall_s": round(time.monotonic() - t0, 2),
                             "server_cpu_s": round(cpu_seconds(proc.pid) - server0, 2),  # pages, runs, workers
                             "browser_cpu_s": round(cpu_seconds(os.getpid(), proc.pid) - browser0, 2)})  # chromium + this
@@ -234,7 +239,13 @@ async def main_async(args) -> dict:
                 cpu[-1]["others_cpu_s"] = round(busy_seconds() - machine0 - cpu[-1]["server_cpu_s"]
                                                 - cpu[-1]["browser_cpu_s"], 2)
                 for i, g in enumerate(got):
-                    results.append({"round": round_, "attendee": i, **g})
+                    results.append({"round": round_, "attendee": i, **g, **delta(read1[i], read0[i])})
+                # per page change, the browser's own counts (page_meter.py): they hold on a shared machine
+                changed = [r for r in results[-n:] if "unchanged" not in r] or [{}]
+                cpu[-1]["per_change"] = {
+                    "server_cpu_s": round(cpu[-1]["server_cpu_s"] / len(changed), 3),
+                    "browser_cpu_s": round(cpu[-1]["browser_cpu_s"] / len(changed), 3),
+                    **{k: round(statistics.mean(r.get(k, 0) for r in changed), 3) for k in ("task_s", "script_s", "ws_bytes", "ws_frames")}}
                 print(f"round {round_ + 1}: all {args.attendees} served in {time.monotonic() - t0:.1f} s",
                       file=sys.stderr)
             await browser.close()

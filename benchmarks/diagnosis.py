@@ -46,7 +46,7 @@ def _uncorrected(on: bool, kept={}) -> None:
     off (``on``: nothing is taken off the recorded costs) or back on."""
     kept.setdefault("in_worker", replay_module.in_worker)
     if on:
-        replay_module.in_worker = lambda dataset, recorded: {"sample_s": 0.0, "collate_s": 0.0, "step_s": 0.0}
+        replay_module.in_worker = lambda dataset, recorded, **shape: {"sample_s": 0.0, "collate_s": 0.0, "step_s": 0.0}
     else:
         replay_module.in_worker = kept["in_worker"]
 

@@ -91,7 +91,8 @@ ARGS = {
     SAMPLER_YIELD: ("samples",),  # with ``indices``
     FETCH_BEGIN: ("samples",),
     FETCH_END: ("samples",),
-    COLLATE_END: ("cpu_ns", "voluntary_switches", "involuntary_switches"),  # in a worker: since its batch began
+    COLLATE_END: ("cpu_ns", "voluntary_switches", "involuntary_switches", "others_cpu_ns"),  # in a worker: since
+    # its batch began (others: the CPU time of the worker's other threads meanwhile)
     BATCH_YIELD: ("task",),  # the task handed over (``batch`` is its place in hand-over order)
     REORDER_PARK: ("waits_for",),  # the task that must be handed over first
     WORKER_START: ("worker_pid",),

@@ -26,13 +26,13 @@ from typing import Any, Callable, Iterable
 from . import events as ev
 
 
-_usage_at_start: tuple[int, int, int] | None = None  # this worker thread's usage when its batch began
+_usage_at_start: tuple[int, int, int, int] | None = None  # this worker thread's usage when its batch began
 
 
-def _thread_usage() -> tuple[int, int, int]:
-    # rusage's CPU times may move in whole scheduler ticks: the thread's CPU clock is exact
+def _thread_usage() -> tuple[int, int, int, int]:
+    # rusage's CPU times may move in whole scheduler ticks: the thread's and process's CPU clocks are exact
     r = resource.getrusage(_RUSAGE_THREAD)
-    return time.thread_time_ns(), r.ru_nvcsw, r.ru_nivcsw
+    return time.thread_time_ns(), r.ru_nvcsw, r.ru_nivcsw, time.process_time_ns()
 
 
 def start_batch_usage(worker: int) -> None:
@@ -43,13 +43,16 @@ def start_batch_usage(worker: int) -> None:
 
 def batch_usage(worker: int) -> dict[str, int]:
     """``collate_end``'s numbers in a worker: CPU time (ns), voluntary and involuntary context switches of this
-    thread since its batch began. A batch that never gave the core up voluntarily (no sleep, no I/O, no lock)
-    but took longer than its CPU time waited for a core: replay reads its cost from the CPU time."""
+    thread since its batch began, and the CPU time (ns) of the worker's other threads meanwhile (its queue's
+    sending thread, the event flusher). A batch that never gave the core up voluntarily (no sleep, no I/O, no
+    lock) but took longer than its CPU time waited for a core: replay reads its cost from the CPU time; one
+    that gave it up while its own process's other threads ran may have waited for them (the GIL)."""
     if worker < 0 or _usage_at_start is None:
         return {}
-    cpu, voluntary, involuntary = _thread_usage()
+    cpu, voluntary, involuntary, process = _thread_usage()
     return {"arg0": cpu - _usage_at_start[0], "arg1": voluntary - _usage_at_start[1],
-            "arg2": involuntary - _usage_at_start[2]}
+            "arg2": involuntary - _usage_at_start[2],
+            "arg3": max(0, (process - _usage_at_start[3]) - (cpu - _usage_at_start[0]))}
 
 
 def traced_fetch(tracer: ev.Tracer, worker: int, get: Callable, indices: Iterable, batch: int, epoch: int,

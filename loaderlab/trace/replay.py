@@ -85,7 +85,8 @@ def replay(frame: pd.DataFrame | Run, *, epochs: int | None = None, io_bound: bo
     if work["in_workers"] and not settings.get("num_workers"):
         # Recorded in workers, replayed without: only the work beyond what the stand-in costs in a worker
         # (its surroundings there: shared memory, waking for each task), spent on top of its own payload.
-        own = in_worker(dataset, recorded.loader)
+        own = in_worker(dataset, recorded.loader, epochs=len(work["orders"]),
+                        samples=max(len(o) for o in work["orders"]))
         dataset.cost_s, dataset.on_top = beyond(dataset.cost_s, own["sample_s"]), True
         collate.cost_s, collate.on_top = max(0.0, collate.cost_s - own["collate_s"]), True
         if not stock:  # record()'s stock loop drops the batch outside the loop body's span: nothing to take

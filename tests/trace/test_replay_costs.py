@@ -48,9 +48,11 @@ def test_a_step_recorded_beside_workers_is_replayed_without_dropping_the_shared_
 def test_without_workers_only_the_work_beyond_the_stand_ins_own_in_a_worker_is_replayed(steps, monkeypatch):
     """Recorded in workers, replayed in the main process: each cost less what the stand-in itself costs in a
     worker (measured by running it there), spent after the stand-in's own payload and collate."""
+    from loaderlab.trace.replay_calibration import beyond
+
     own = {"sample_s": 0.0005, "collate_s": 0.002, "step_s": 0.003}
     asked, built = [], []
-    monkeypatch.setattr(replay_module, "in_worker", lambda dataset, recorded: asked.append(recorded) or own)
+    monkeypatch.setattr(replay_module, "in_worker", lambda dataset, recorded, **shape: asked.append(recorded) or own)
     real_dataset = replay_module.ReplayDataset
     monkeypatch.setattr(replay_module, "ReplayDataset", lambda *a, **k: built.append(real_dataset(*a, **k)) or built[-1])
     frame = record_cause("consumer", dataset=Tiny(64))
@@ -61,7 +63,7 @@ def test_without_workers_only_the_work_beyond_the_stand_ins_own_in_a_worker_is_r
     assert asked and asked[0]["num_workers"] == 2 and asked[0]["batch_size"] == 8  # the recorded settings
     assert steps and steps[0] == pytest.approx(max(0.0, work["consume_s"] - 0.003))
     dataset = built[0]
-    assert dataset.on_top and dataset.cost_s == {i: max(0.0, c - 0.0005) for i, c in work["cost_s"].items()}
+    assert dataset.on_top and dataset.cost_s == beyond(work["cost_s"], 0.0005)
 
 
 def test_a_stock_loader_recording_keeps_its_step(steps):
@@ -83,16 +85,17 @@ def test_a_workers_collate_end_says_its_cpu_time_and_context_switches(kind):
     frame = loaderlab.record(make(data, batch_size=8, num_workers=2))
     ends = frame[frame["kind"] == "collate_end"]
     assert len(ends) == 4 and (ends["arg0"] > 0).all() and (ends["arg1"] >= 0).all() and (ends["arg2"] >= 0).all()
+    assert (ends["arg3"] >= 0).all()  # the worker's other threads' CPU time meanwhile
     alone = loaderlab.record(make(data, batch_size=8))  # the main process's own fetching says nothing
-    assert (alone[alone["kind"] == "collate_end"]["arg0"] == -1).all()
+    assert (alone[alone["kind"] == "collate_end"][["arg0", "arg3"]] == -1).all().all()
 
 
-def _batch(pid: int, batch: int, start: int, end: int, cpu: int, voluntary: int) -> list[dict]:
-    base = dict(pid=pid, worker=0, epoch=0, batch=batch, arg1=-1)
+def _batch(pid: int, batch: int, start: int, end: int, cpu: int, voluntary: int, others: int = -1) -> list[dict]:
+    base = dict(pid=pid, worker=0, epoch=0, batch=batch, arg1=-1, arg3=-1)
     return [dict(base, kind="fetch_begin", t_ns=start, index=batch, arg0=1),
             dict(base, kind="fetch_end", t_ns=start + 10, index=batch, arg0=1),
             dict(base, kind="collate_begin", t_ns=end - 100, index=-1, arg0=-1),
-            dict(base, kind="collate_end", t_ns=end, index=-1, arg0=cpu, arg1=voluntary)]
+            dict(base, kind="collate_end", t_ns=end, index=-1, arg0=cpu, arg1=voluntary, arg3=others)]
 
 
 def test_only_a_batch_that_never_gave_its_core_up_is_deflated_to_its_cpu_time():
@@ -107,19 +110,25 @@ def test_only_a_batch_that_never_gave_its_core_up_is_deflated_to_its_cpu_time():
     assert list(collate_costs(frame, core_wait_factors(frame))) == pytest.approx([25e-9, 100e-9])
 
 
-def test_a_dataset_that_rarely_waits_counts_its_rare_waits_as_computing():
+def test_a_wait_its_own_threads_ran_through_is_theirs_and_rare_ones_are_computing():
     import pandas as pd
 
-    from loaderlab.trace.replay_costs import RARE_WAITS, core_wait_factors
+    from loaderlab.trace.replay_costs import WAITING_DATASET, core_wait_factors
 
-    def trace(waiting: int, batches: int = 20) -> pd.DataFrame:
-        return pd.DataFrame([row for b in range(batches)
-                             for row in _batch(7, b, 10_000 * b, 10_000 * b + 1000, 250, int(b < waiting))])
+    def trace(waiting: int, others: int, batches: int = 20) -> pd.DataFrame:
+        return pd.DataFrame([row for b in range(batches) for row in
+                             _batch(7, b, 10_000 * b, 10_000 * b + 1000, 250, int(b < waiting), others)])
 
-    rare = core_wait_factors(trace(1))  # 1 of 20 batches gave its core up: below RARE_WAITS
-    assert 1 / 20 < RARE_WAITS and rare["computed"].all() and list(rare["factor"]) == pytest.approx([0.25] * 20)
-    usual = core_wait_factors(trace(10)).set_index("batch")  # half of them: the dataset's own waits
-    assert not usual.loc[0, "computed"] and usual.loc[0, "factor"] == 1.0
+    # 1 of 20 batches gave its core up while its process's other threads ran 400 of its 750 ns of waiting:
+    # a computing dataset, and that wait was the process's (the GIL), so all of it is taken off
+    rare = core_wait_factors(trace(1, 400))
+    assert 1 / 20 < WAITING_DATASET and rare["computed"].all() and list(rare["factor"]) == pytest.approx([0.25] * 20)
+    # the same wait with no other thread running: maybe the dataset's own (a file): kept
+    alone = core_wait_factors(trace(1, 0)).set_index("batch")
+    assert not alone.loc[0, "computed"] and alone.loc[0, "factor"] == 1.0
+    # half the batches wait: a waiting dataset keeps its waits, less what its other threads ran
+    usual = core_wait_factors(trace(10, 400)).set_index("batch")
+    assert not usual.loc[0, "computed"] and usual.loc[0, "factor"] == pytest.approx(0.6)
     assert usual.loc[15, "computed"] and usual.loc[15, "factor"] == pytest.approx(0.25)
 
 
@@ -172,3 +181,12 @@ def test_the_stand_in_is_measured_in_real_workers_and_none_is_left_running():
     assert set(own) == {"sample_s", "collate_s", "step_s"} and all(v >= 0 for v in own.values())
     assert own["collate_s"] > 0  # a worker's collate did run and was timed
     assert not still_alive(before, 10.0)
+
+
+def test_the_stand_ins_own_cost_comes_off_the_total_as_one_level():
+    from loaderlab.trace.replay_calibration import beyond
+
+    # 13 in all less 1 a sample: 10 left, taken as one level (1) off each, none below zero
+    assert beyond({0: 1.0, 1: 2.0, 2: 10.0}, 1.0) == pytest.approx({0: 0.0, 1: 1.0, 2: 9.0})
+    assert beyond({0: 3.0, 1: 3.0}, 1.0) == pytest.approx({0: 2.0, 1: 2.0})
+    assert beyond({0: 1.0, 1: 1.0}, 2.0) == {0: 0.0, 1: 0.0}  # nothing beyond the stand-in's own

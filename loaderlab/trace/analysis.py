@@ -25,8 +25,9 @@ import numpy as np
 import pandas as pd
 
 from ..engine import events as ev
-from .tables import (hand_overs, idle_intervals, main_pid, normal, paired_rows, rows, sampler_order, trace_end,
+from .tables import (drawn_per_task, hand_overs, idle_intervals, main_pid, normal, paired_rows, rows, trace_end,
                      worker_processes)
+from .groups import firsts, key_ids
 from .memory import memory_table
 from .shared import shared
 from .utilisation import queue_depths, worker_utilisation
@@ -150,10 +151,14 @@ def loop_wait(frame: pd.DataFrame) -> LoopWait:
 def _samples_per_task(f: pd.DataFrame) -> pd.DataFrame:
     """``epoch, batch, samples``: fetched samples per task (from fetch ends, else the sampler's indices)."""
     fe = rows(f, ev.FETCH_END, columns=["epoch", "batch", "arg0"])  # arg0: samples fetched (1 a sample, 0 one that raised, N a __getitems__ call)
-    counted = fe["arg0"].clip(lower=0).astype(float)
-    fetched = fe.assign(samples=counted).groupby(["epoch", "batch"])["samples"].sum()
-    order = sampler_order(f).set_index(["epoch", "batch"])["indices"]
-    drawn = order.map(lambda i: len(i) if i is not None else math.nan).astype(float)
+    code = key_ids(fe, ["epoch", "batch"]) if len(fe) else np.zeros(0, np.int64)
+    ids = int(code.max()) + 1 if len(code) else 0
+    sums = np.bincount(code, weights=fe["arg0"].clip(lower=0).to_numpy(float), minlength=ids)
+    first = firsts(code, np.arange(len(code)), ids)
+    fetched = pd.Series(sums, index=pd.MultiIndex.from_arrays(
+        [fe["epoch"].to_numpy()[first], fe["batch"].to_numpy()[first]], names=["epoch", "batch"]),
+        name="samples").sort_index()  # groupby(["epoch", "batch"]).sum(): keys in order
+    drawn = drawn_per_task(f)
     out = fetched.combine_first(drawn).rename("samples").reset_index() if len(drawn) else fetched.reset_index()
     return out.reset_index(drop=True)
 

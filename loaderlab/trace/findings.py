@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from . import finding_texts, kinds
@@ -26,7 +27,8 @@ from .memory import memory_findings as memory_checks
 from .stalls import stall_checks
 from ..engine import events as ev
 from .shared import shared_tables
-from .tables import normal, rows, sampler_order, settings
+from .orders import epoch_orders
+from .tables import normal, rows, settings
 
 __all__ = ["SEVERITIES", "TEMPLATES", "Finding", "all_findings", "correctness_findings", "label_audit",
            "label_findings", "memory_findings", "padding_audit", "padding_findings", "stall_findings"]
@@ -131,13 +133,13 @@ def _sampler_epochs(f: pd.DataFrame) -> dict[int, int]:
 
 
 def _same_order(f: pd.DataFrame, sampler: str) -> list[Finding]:
-    order = sampler_order(f)
-    seqs = {int(e): [i for idx in g["indices"] for i in (idx or [None])] for e, g in order.groupby("epoch")}
+    seqs = epoch_orders(f)  # per epoch: the indices drawn, in order, and where a None stands
     epochs = sorted(seqs)
     for a, b in zip(epochs, epochs[1:]):
-        m = min(len(seqs[a]), len(seqs[b]))
-        head = seqs[a][:m]
-        if m >= 4 and None not in head and head == seqs[b][:m] and head != sorted(head):
+        m = min(len(seqs[a][0]), len(seqs[b][0]))
+        (head, none), (other, other_none) = (seqs[a][0][:m], seqs[a][1][:m]), (seqs[b][0][:m], seqs[b][1][:m])
+        if (m >= 4 and not none.any() and not other_none.any() and (head == other).all()
+                and (np.diff(head) < 0).any()):
             own = _sampler_epochs(f)
             if a in own and own.get(b) == own[a]:  # the script never moved the sampler's epoch on
                 return [finding(kinds.SAME_ORDER, "warning", key="same_order_set_epoch", epoch=b, first_epoch=a,
@@ -148,6 +150,12 @@ def _same_order(f: pd.DataFrame, sampler: str) -> list[Finding]:
 
 
 def _identical_rng(f: pd.DataFrame) -> list[Finding]:
+    labels = rows(f, ev.FETCH_END, columns=["label"])["label"].to_numpy(dtype=object)
+    try:
+        if not any(is_rng(v) for v in pd.unique(labels)):  # no random draw recorded: nothing to compare
+            return []
+    except TypeError:  # an unhashable label: look at every sample
+        pass
     s = samples(f, handed_only=False)
     s = s[_per_label(s["label"], is_rng).astype(bool)].sort_values("t_s")  # once per distinct label
     out = []

@@ -18,6 +18,7 @@ from ..engine import events as ev
 from .result import Run, as_run, events_of
 from .frame import INT_COLUMNS as _INT_COLUMNS
 from .frame import TYPED_COLUMNS, from_details
+from .groups import Joined, firsts, key_ids, lasts, rank_in_group
 from .shared import shared
 
 _DEFAULTS = {"kind": "", "t_ns": 0, "pid": 0, "worker": ev.MAIN_PROCESS, "epoch": 0, "batch": ev.NO_BATCH,
@@ -168,6 +169,28 @@ def sampler_order(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 @shared
+def drawn_per_task(frame: pd.DataFrame) -> pd.Series:
+    """Per task (index ``epoch, batch``, in order), how many samples the sampler drew for it: the length of
+    :func:`sampler_order`'s ``indices`` (NaN where unknown), without making those lists."""
+    f = rows(normal(frame), ev.SAMPLER_YIELD, columns=["epoch", "batch", "indices", "arg0"])
+    f = f.drop_duplicates(["epoch", "batch"])
+    indices, samples = f["indices"], f["arg0"].to_numpy()
+    if isinstance(indices.dtype, pd.ArrowDtype):  # a compact table's Arrow lists: their lengths at once
+        import pyarrow.compute as pc
+
+        lengths = pc.list_value_length(indices.array._pa_array).to_numpy(zero_copy_only=False)
+        missing = indices.isna().to_numpy()
+    else:
+        values = indices.to_numpy(dtype=object)
+        missing = np.array([i is None for i in values], dtype=bool)
+        lengths = np.array([len(i) if i is not None else 0 for i in values], dtype=float)
+    drawn = np.where(missing, np.where(samples >= 0, samples, np.nan), lengths).astype(float)
+    out = pd.Series(drawn, index=pd.MultiIndex.from_arrays([f["epoch"].to_numpy(), f["batch"].to_numpy()],
+                                                           names=["epoch", "batch"]), name="indices")
+    return out.sort_index()
+
+
+@shared
 def hand_overs(f: pd.DataFrame) -> pd.DataFrame:
     """Hand-overs: ``epoch, position, batch (task id), t_s``; the task id is the ``batch_yield``'s ``arg0``
     (a recorder that does not know it, as for a stock torch loader, leaves it NO_ARG: the position then)."""
@@ -189,45 +212,37 @@ def pair(begins: pd.DataFrame, ends: pd.DataFrame, keys: list[str]) -> pd.DataFr
     out = begins[keys + ["t_s"]].rename(columns={"t_s": "start_s"}).reset_index(drop=True)
     # One id per key over begins and ends together, then each row's rank among its key's rows: the n-th begin
     # meets the n-th end where (id, rank) match (a merge on all the keys cost a big trace a tenth of its report)
-    both = pd.concat([begins[keys], ends[keys]], ignore_index=True)
-    group = key_ids(both, keys) if len(both) else np.zeros(0, np.int64)
-    nth = np.r_[_rank_in_group(group[:len(begins)]), _rank_in_group(group[len(begins):])]
-    width = int(nth.max()) + 1 if len(nth) else 1
-    key = group * width + nth
-    at = pd.Index(key[len(begins):]).get_indexer(key[:len(begins)])
+    group = key_ids(Joined(begins, ends, keys), keys) if len(begins) + len(ends) else np.zeros(0, np.int64)
+    ids = int(group.max()) + 1 if len(group) else 0
+    front, back = group[:len(begins)], group[len(begins):]
+    if ids and np.bincount(front, minlength=ids).max() <= 1 and np.bincount(back, minlength=ids).max() <= 1:
+        where = np.full(ids, -1, np.int64)  # each key begins and ends at most once (a sample's fetch): no ranks
+        where[back] = np.arange(len(back))
+        at = where[front]
+    else:
+        nth = np.r_[rank_in_group(front), rank_in_group(back)]
+        width = int(nth.max()) + 1 if len(nth) else 1
+        key = group * width + nth
+        at = pd.Index(key[len(begins):]).get_indexer(key[:len(begins)])
     end = ends["t_s"].to_numpy(dtype=float)
     out["end_s"] = np.where(at >= 0, end[np.maximum(at, 0)] if len(end) else np.nan, np.nan)
     return out
 
 
-def key_ids(table: pd.DataFrame, keys: list[str]) -> np.ndarray:
-    """One id per distinct key (the ``keys`` columns' values together), numbered in order of first appearance:
-    ``table.groupby(keys, sort=False).ngroup()``. Int columns whose ranges multiply to less than 2**62 are
-    folded into one int64 per row and factorized once (a groupby on five columns of a million rows factorizes
-    each column and then their combinations)."""
-    combined, span = np.zeros(len(table), np.int64), 1
-    for key in keys:
-        values = table[key].to_numpy()
-        if values.dtype.kind not in "iu" or not len(values):
-            return table.groupby(keys, sort=False).ngroup().to_numpy(np.int64)
-        lo = int(values.min())
-        width = int(values.max()) - lo + 1
-        if span * width >= 2**62:
-            return table.groupby(keys, sort=False).ngroup().to_numpy(np.int64)
-        combined = combined * width + (values.astype(np.int64) - lo)
-        span *= width
-    return pd.factorize(combined)[0].astype(np.int64)
+def positions(f: pd.DataFrame, *kinds: str) -> np.ndarray:
+    """The positions (ascending) of ``f``'s rows of these kinds, however the table is held."""
+    at = kind_positions(f, *kinds)
+    return at if at is not None else np.flatnonzero(f["kind"].isin(kinds).to_numpy())
 
 
-def _rank_in_group(group: np.ndarray) -> np.ndarray:
-    """Each row's place among the rows of its group, in row order (``groupby(...).cumcount()``)."""
-    order = np.argsort(group, kind="stable")
-    ordered = group[order]
-    first = np.r_[True, ordered[1:] != ordered[:-1]] if len(group) else np.zeros(0, bool)
-    step = np.arange(len(group))
-    rank = np.empty(len(group), np.int64)
-    rank[order] = step - np.maximum.accumulate(np.where(first, step, 0))
-    return rank
+def _first_own_t(f: pd.DataFrame, kind: str, worker: np.ndarray, pid: np.ndarray, mp: int | None) -> dict:
+    """Per worker pid, the ``t_s`` of its own first event of ``kind``."""
+    at = positions(f, kind)
+    at = at[(worker[at] >= 0) & (pid[at] != mp)]
+    out: dict = {}
+    for p, t in zip(pid[at].tolist(), f["t_s"].to_numpy()[at].tolist()):
+        out.setdefault(p, t)
+    return out
 
 
 @shared
@@ -243,42 +258,47 @@ def worker_processes(frame: pd.DataFrame) -> pd.DataFrame:
     mp = main_pid(f)
     cols = ["pid", "worker", "epoch", "start_s", "ready_s", "first_s", "last_s", "last_kind", "exit_s",
             "main_exit_s", "end_s"]
-    worker = f["worker"].to_numpy()
-    own = f.loc[(worker >= 0) & (f["pid"].to_numpy() != mp), ["pid", "worker", "epoch", "batch", "kind", "t_s"]]
+    pid, worker = f["pid"].to_numpy(), f["worker"].to_numpy()
+    own = np.flatnonzero((worker >= 0) & (pid != mp))  # the workers' own rows (positions; no copy of them)
     if not len(own):
         return pd.DataFrame(columns=cols)
     starts = rows(f, ev.WORKER_START)
     starts = starts.assign(wpid=starts["arg0"]).drop_duplicates("wpid")  # the first start named with that pid
     main_exits = rows(f, ev.WORKER_EXIT)
     main_exits = main_exits[main_exits["pid"] == mp]
-    by_pid = own.groupby("pid", sort=False)
-    first = by_pid.nth(0).set_index("pid")
+    code, pids = pd.factorize(pid[own])  # one code per process, in order of its first row
+    first, last_any = firsts(code, own, len(pids)), lasts(code, own, len(pids))
     # The epoch main started it in: a worker's own events before its first task say epoch 0 (engine quirk).
-    task_epoch = own[own["batch"] >= 0].groupby("pid", sort=False)["epoch"].first()
-    ready = own[own["kind"] == ev.WORKER_READY].groupby("pid", sort=False)["t_s"].first()
-    exit_ = own[own["kind"] == ev.WORKER_EXIT].groupby("pid", sort=False)["t_s"].first()
+    tasked = f["batch"].to_numpy()[own] >= 0
+    task_row = firsts(code[tasked], own[tasked], len(pids))
+    ready, exit_ = _first_own_t(f, ev.WORKER_READY, worker, pid, mp), _first_own_t(f, ev.WORKER_EXIT, worker, pid, mp)
     # A stack is sent from a signal handler when asked, even by a worker stuck inside __getitem__: it is
     # no sign of progress, so it is not the worker's "last event" (unless it is all the worker sent).
-    acts = own[own["kind"] != ev.STACK].groupby("pid", sort=False).nth(-1).set_index("pid")
-    last_any = by_pid.nth(-1).set_index("pid")
+    stacks = positions(f, ev.STACK)
+    if len(stacks):
+        acting = ~np.isin(own, stacks)
+        acts = lasts(code[acting], own[acting], len(pids))
+    else:
+        acts = last_any
     start_of = starts.set_index("wpid")
     end_of_trace = trace_end(f)
+    t_s, epochs, kinds = f["t_s"].to_numpy(), f["epoch"].to_numpy(), f["kind"]
     out = []
-    for pid in first.index:
-        w = int(first.at[pid, "worker"])
-        epoch = int(start_of.at[pid, "epoch"] if pid in start_of.index
-                    else task_epoch.get(pid, first.at[pid, "epoch"]))
-        first_s = float(first.at[pid, "t_s"])
+    for k, p in enumerate(pids.tolist()):
+        w = int(worker[first[k]])
+        epoch = int(start_of.at[p, "epoch"] if p in start_of.index
+                    else epochs[task_row[k] if task_row[k] >= 0 else first[k]])
+        first_s = float(t_s[first[k]])
         gone = main_exits[(main_exits["worker"] == w) & (main_exits["t_s"] >= first_s)]["t_s"]
-        exit_s = float(exit_.get(pid, math.nan))
+        exit_s = float(exit_.get(p, math.nan))
         main_exit_s = float(gone.iloc[0]) if len(gone) else math.nan
         end_s = np.nanmin([exit_s, main_exit_s]) if not (math.isnan(exit_s) and math.isnan(main_exit_s)) \
             else end_of_trace
-        last = acts if pid in acts.index else last_any
-        out.append({"pid": int(pid), "worker": w, "epoch": epoch,
-                    "start_s": float(start_of.at[pid, "t_s"]) if pid in start_of.index else math.nan,
-                    "ready_s": float(ready.get(pid, math.nan)), "first_s": first_s,
-                    "last_s": float(last.at[pid, "t_s"]), "last_kind": str(last.at[pid, "kind"]),
+        last = acts[k] if acts[k] >= 0 else last_any[k]
+        out.append({"pid": int(p), "worker": w, "epoch": epoch,
+                    "start_s": float(start_of.at[p, "t_s"]) if p in start_of.index else math.nan,
+                    "ready_s": float(ready.get(p, math.nan)), "first_s": first_s,
+                    "last_s": float(t_s[last]), "last_kind": str(kinds.iat[last]),
                     "exit_s": exit_s, "main_exit_s": main_exit_s, "end_s": float(end_s)})
     return pd.DataFrame(out, columns=cols).sort_values(["first_s"]).reset_index(drop=True)
 
@@ -295,20 +315,27 @@ def worker_tasks(frame: pd.DataFrame, *, procs: pd.DataFrame | None = None) -> p
     f = normal(frame)
     mp = main_pid(f)
     kinds = (ev.INDEX_GET, ev.FETCH_BEGIN, ev.FETCH_END, ev.COLLATE_BEGIN, ev.COLLATE_END, ev.RESULT_PUT)
-    own = rows(f, *kinds, columns=["pid", "worker", "epoch", "batch", "kind", "t_s"])
-    own = own[(own["worker"] >= 0) & (own["pid"] != mp) & (own["batch"] >= 0)]
+    keys = ["pid", "worker", "epoch", "batch"]
+    values = {k: f[k].to_numpy() for k in keys}
+    at = positions(f, *kinds)
+    at = at[(values["worker"][at] >= 0) & (values["pid"][at] != mp) & (values["batch"][at] >= 0)]
     cols = ["pid", "worker", "epoch", "batch", "start_s", "end_s", "open"]
-    if not len(own):
+    if not len(at):
         return pd.DataFrame(columns=cols)
-    g = own.groupby(["pid", "worker", "epoch", "batch"], sort=False)
-    out = g["t_s"].agg(start_s="min", end_s="max").reset_index()
+    code = key_ids({k: v[at] for k, v in values.items()}, keys)  # a task: in order of its first row
+    groups = int(code.max()) + 1
+    first, last = firsts(code, at, groups), lasts(code, at, groups)
+    t_s = f["t_s"].to_numpy()  # sorted: a task's first row has its smallest time, its last row its largest
+    out = pd.DataFrame({**{k: v[first] for k, v in values.items()}, "start_s": t_s[first], "end_s": t_s[last]})
     # A task is finished by its result_put; in a trace without result_puts (torch's), by its collate_end.
     finish = next((k for k in (ev.RESULT_PUT, ev.COLLATE_END) if has_kind(f, k)), None)
     if finish is None:
         out["open"] = False
     else:
-        done = own[own["kind"] == finish][["pid", "epoch", "batch"]].drop_duplicates().assign(_done=True)
-        out = out.merge(done, on=["pid", "epoch", "batch"], how="left")
+        done = positions(f, finish)
+        done = done[(values["worker"][done] >= 0) & (values["pid"][done] != mp) & (values["batch"][done] >= 0)]
+        done = pd.DataFrame({k: values[k][done] for k in ("pid", "epoch", "batch")}).drop_duplicates()
+        out = out.merge(done.assign(_done=True), on=["pid", "epoch", "batch"], how="left")
         out["open"] = out["_done"].isna()
     ends = (worker_processes(f) if procs is None else procs).set_index("pid")["end_s"]
     out.loc[out["open"], "end_s"] = out.loc[out["open"], "pid"].map(ends)

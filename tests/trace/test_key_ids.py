@@ -1,4 +1,4 @@
-"""``tables.key_ids``: one id per distinct key, numbered as ``groupby(keys, sort=False).ngroup()`` numbers them
+"""``groups.key_ids``: one id per distinct key, numbered as ``groupby(keys, sort=False).ngroup()`` numbers them
 (the oracle), whether the int columns fold into one int64 or not."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from loaderlab.trace.tables import key_ids
+from loaderlab.trace.groups import key_ids
 
 
 @pytest.mark.parametrize("seed", range(5))

@@ -16,7 +16,6 @@ import numpy as np
 import pandas as pd
 
 from ..engine import events as ev
-from ..trace.analysis import main_wait
 from ..trace.tables import batch_indices, hand_overs, normal, pair, rows, settings
 
 
@@ -71,35 +70,40 @@ def batch_journey(frame: pd.DataFrame, epoch: int, batch: int) -> Journey:
     epochs, batches = f["epoch"].to_numpy(), f["batch"].to_numpy()
     in_epoch = epochs == epoch
     mine = f.take(np.flatnonzero(in_epoch & (batches == batch)))
+    mine_kinds = mine["kind"].to_numpy()
+
+    def own(*kinds: str) -> pd.DataFrame:  # rows(mine, *kinds) without pandas' isin on a few dozen rows
+        return mine.take(np.flatnonzero(np.isin(mine_kinds, kinds)))
+
     num_workers = int(s.get("num_workers") or 0)
 
-    sampled = rows(mine, ev.SAMPLER_YIELD)
+    sampled = own(ev.SAMPLER_YIELD)
     indices = batch_indices(sampled["indices"].iloc[0], sampled["arg0"].iloc[0]) if len(sampled) else None
-    put = rows(mine, ev.INDEX_PUT)
+    put = own(ev.INDEX_PUT)
     worker_events = mine[(mine["worker"] >= 0) & mine["kind"].isin((ev.INDEX_GET, ev.FETCH_BEGIN, ev.RESULT_PUT))]
     worker = int(put["queue"].iloc[0].split("[")[-1].rstrip("]")) if len(put) and "[" in put["queue"].iloc[0] \
         else int(worker_events["worker"].iloc[0]) if len(worker_events) else None
 
     spans: list[tuple[str, float, float]] = []
     put_s = _first(put)
-    spans.append(("index_queue", put_s, _first(rows(mine, ev.INDEX_GET), put_s)))
-    fetch = pair(rows(mine, ev.FETCH_BEGIN), rows(mine, ev.FETCH_END), ["pid", "index"]).dropna(subset=["end_s"])
+    spans.append(("index_queue", put_s, _first(own(ev.INDEX_GET), put_s)))
+    fetch = pair(own(ev.FETCH_BEGIN), own(ev.FETCH_END), ["pid", "index"]).dropna(subset=["end_s"])
     fetch = fetch.assign(fetch_s=fetch["end_s"] - fetch["start_s"])
     if len(fetch):
         spans.append(("fetch", float(fetch["start_s"].min()), float(fetch["end_s"].max())))
-    collate_s = _first(rows(mine, ev.COLLATE_BEGIN))
-    spans.append(("collate", collate_s, _first(rows(mine, ev.COLLATE_END), collate_s)))
-    ready_s = _first(rows(mine, ev.RESULT_PUT))
-    spans.append(("result_queue", ready_s, _first(rows(mine, ev.PIN_BEGIN, ev.RESULT_GET), ready_s)))
-    park = rows(mine, ev.REORDER_PARK)
+    collate_s = _first(own(ev.COLLATE_BEGIN))
+    spans.append(("collate", collate_s, _first(own(ev.COLLATE_END), collate_s)))
+    ready_s = _first(own(ev.RESULT_PUT))
+    spans.append(("result_queue", ready_s, _first(own(ev.PIN_BEGIN, ev.RESULT_GET), ready_s)))
+    park = own(ev.REORDER_PARK)
     park_s = _first(park)
-    spans.append(("reorder", park_s, _first(rows(mine, ev.REORDER_RELEASE), park_s)))
-    pins = rows(mine, ev.PIN_BEGIN)
+    spans.append(("reorder", park_s, _first(own(ev.REORDER_RELEASE), park_s)))
+    pins = own(ev.PIN_BEGIN)
     pin_s = _first(pins)
-    pinned_s = _first(rows(mine, ev.PIN_END), pin_s)
+    pinned_s = _first(own(ev.PIN_END), pin_s)
     spans.append(("pin", pin_s, pinned_s))
     if len(put):  # the pin thread's output waits in data_queue for main
-        spans.append(("data_queue", pinned_s, _first(rows(mine, ev.RESULT_GET), pinned_s)))
+        spans.append(("data_queue", pinned_s, _first(own(ev.RESULT_GET), pinned_s)))
 
     yields = rows(f, ev.BATCH_YIELD)
     handed = hand_overs(yields)  # the same table as hand_overs(f): it reads only these rows
@@ -109,13 +113,12 @@ def batch_journey(frame: pd.DataFrame, epoch: int, batch: int) -> Journey:
     yield_s = float(handed["t_s"].iloc[0]) if len(handed) else math.nan
     wait_s = consume_s = math.nan
     if position is not None:
-        loop = f.take(np.flatnonzero(in_epoch & (batches == position)))
-        end_s = _first(rows(loop, ev.CONSUMER_END), yield_s)
+        ends = rows(f, ev.CONSUMER_END, columns=["epoch", "batch", "t_s"])
+        ends = ends[ends["epoch"] == epoch]
+        end_s = _first(ends[ends["batch"] == position], yield_s)
         spans.append(("loop", yield_s, end_s))
         consume_s = end_s - yield_s
-        w = main_wait(_wait_rows(f, in_epoch, batches, position))
-        w = w[(w["epoch"] == epoch) & (w["position"] == position)]["wait_s"]
-        wait_s = float(w.iloc[0]) if len(w) else math.nan
+        wait_s = yield_s - _wait_start(f, epoch, position, ends)
 
     segments = pd.DataFrame(spans, columns=["segment", "start_s", "end_s"]).dropna()
     slowest = fetch.loc[fetch["fetch_s"].idxmax()] if len(fetch) else None
@@ -131,14 +134,15 @@ def batch_journey(frame: pd.DataFrame, epoch: int, batch: int) -> Journey:
         pin_detail=str(pins["detail"].iloc[0]) if len(pins) else "", wait_s=wait_s, consume_s=consume_s)
 
 
-def _wait_rows(f: pd.DataFrame, in_epoch: np.ndarray, batches: np.ndarray, position: int) -> pd.DataFrame:
-    """The rows :func:`~loaderlab.trace.analysis.main_wait` reads for hand-over ``position`` of the epoch: its
-    ``batch_yield``, the previous loop body's ``consumer_end``, the ``epoch_begin`` (in time order, as in ``f``).
-    ``main_wait`` of these gives that hand-over's row of ``main_wait(f)``: the same function, the same number."""
-    kinds = f["kind"].to_numpy()
-    near = in_epoch & (((batches == position) & (kinds == ev.BATCH_YIELD))
-                       | ((batches == position - 1) & (kinds == ev.CONSUMER_END)) | (kinds == ev.EPOCH_BEGIN))
-    return f.take(np.flatnonzero(near)).reset_index(drop=True)
+def _wait_start(f: pd.DataFrame, epoch: int, position: int, ends: pd.DataFrame) -> float:
+    """When the loop began to wait for hand-over ``position``, as :func:`~loaderlab.trace.analysis.main_wait`
+    defines it: the previous loop body's first ``consumer_end`` (``ends``: the epoch's), or for the epoch's
+    first hand-over its ``epoch_begin``. Read for one hand-over instead of main_wait's table of them all (10 ms
+    of pandas on every page change); a test holds the two equal, batch by batch."""
+    if position == 0:
+        begins = rows(f, ev.EPOCH_BEGIN, columns=["epoch", "t_s"])
+        return _first(begins[begins["epoch"] == epoch])
+    return _first(ends[ends["batch"] == position - 1])
 
 
 def _held_up_by(f: pd.DataFrame, epoch: int, batch: int, park_s: float, park: pd.DataFrame) -> int | None:
@@ -148,7 +152,7 @@ def _held_up_by(f: pd.DataFrame, epoch: int, batch: int, park_s: float, park: pd
     """
     if math.isnan(park_s):
         return None
-    gets = rows(f, ev.RESULT_GET)
+    gets = rows(f, ev.RESULT_GET, columns=["epoch", "batch", "t_s"])
     gets = gets[gets["epoch"] == epoch]
     later = gets[(gets["batch"] >= 0) & (gets["batch"] < batch) & (gets["t_s"] >= park_s)]
     if len(later):

@@ -17,7 +17,7 @@ from itertools import pairwise
 import plotly.graph_objects as go
 
 from .journey import Journey, batch_journey, handed_batches  # noqa: F401 (the tour's API: pages import them here)
-from .style import BOX_FONT, LIGHT_TEMPLATE, LINE_SPACING, MIN_FIGURE_PX, STAGE_COLOURS, boxed_lines, text_px
+from .style import BARE_TEMPLATE, BOX_FONT, LINE_SPACING, MIN_FIGURE_PX, STAGE_COLOURS, boxed_lines, text_px
 
 # The boxes, left to right; the two per-worker ones get one box per worker, stacked.
 # torch pins in a thread between the result queue and the data queue; main reorders what it reads from there.
@@ -44,6 +44,7 @@ FONT_PX, TICK_PX, PAD_PX = 10, 12, 4  # box text; the lower panel's labels; leas
 BOX_PX = 2 * HALF_W / (X_RANGE[1] - X_RANGE[0]) * (MIN_FIGURE_PX - 2 * SIDE_PX)
 ROW_PX, ONE_ROW_PX = 110, 170  # least height of a row of per-worker boxes / of the one row without them
 BAR_PX = 30  # the lower panel: one bar per segment
+TIME_END_PX = 24  # the lower panel's time axis stops this short of the right margin: half a number's width
 
 
 def _ms(seconds: float) -> float:
@@ -166,16 +167,18 @@ def tour_figure(j: Journey, *, box_names: dict[str, str], notes: dict[str, str],
     labels = [segment_names.get(s, s) for s in seg_order]
     strip = (max((text_px(label, TICK_PX) for label in labels), default=0) + 12) / (MIN_FIGURE_PX - 2 * SIDE_PX)
     # Two panels stacked, each exactly as tall as asked (what make_subplots(rows=2, row_heights=...) lays out).
-    # Only the lower panel's axes automargin: plotly's default template made the diagram's hidden axes do it
-    # too, and the browser then drew the figure about twice (40 % of its work on it, on every page change).
+    # The time axis ends TIME_END_PX short of the figure's edge, room for half its last number: with automargin
+    # instead, that number widened the right margin by a few px, and plotly drew the whole figure again (40 %
+    # of the browser's work on it, on every page change). The labels' automargin only guards a narrow window.
     layout = dict(
-        template=LIGHT_TEMPLATE, title=dict(text=title), barmode="overlay", height=plot_px + TOP_PX + BOTTOM_PX,
+        template=BARE_TEMPLATE, title=dict(text=title), barmode="overlay", height=plot_px + TOP_PX + BOTTOM_PX,
         plot_bgcolor="white", font=dict(family=BOX_FONT), margin=dict(l=SIDE_PX, r=SIDE_PX, t=TOP_PX, b=BOTTOM_PX),
         shapes=shapes, annotations=annotations,
         xaxis=dict(anchor="y", domain=[0.0, 1.0], range=list(X_RANGE), visible=False, fixedrange=True),
         yaxis=dict(anchor="x", domain=[(bottom_px + GAP_PX) / plot_px, 1.0], range=[-0.05, rows_ + 0.05],
                    visible=False, fixedrange=True),
-        xaxis2=dict(anchor="y2", domain=[min(strip, 0.4), 1], title=dict(text=x_title, standoff=8), automargin=True),
+        xaxis2=dict(anchor="y2", domain=[min(strip, 0.4), 1 - TIME_END_PX / (MIN_FIGURE_PX - 2 * SIDE_PX)],
+                    title=dict(text=x_title, standoff=8)),
         yaxis2=dict(anchor="x2", domain=[0.0, bottom_px / plot_px], categoryorder="array",
                     categoryarray=list(reversed(labels)), tickfont=dict(size=TICK_PX), automargin=True))
     # Built as one spec, not validated again piece by piece: plotly re-checks every property on every

@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from ..engine import events as ev
+from .groups import firsts, key_ids
 from .shared import shared
 from .tables import hand_overs, normal, rows, sampler_order, settings
 
@@ -100,8 +101,10 @@ def samples(frame: pd.DataFrame, handed_only: bool = True) -> pd.DataFrame:
                             "index": order["indices"].astype("int64"), "label": None, "length": -1,
                             "t_s": math.nan})[SAMPLE_COLUMNS]
     handed = hand_overs(f)[["epoch", "batch"]]
-    if handed_only and len(handed):
-        out = out.merge(handed.drop_duplicates(), on=["epoch", "batch"])
+    if handed_only and len(handed):  # the inner merge on (epoch, batch), as a mask: the rows keep their order
+        both = {k: np.concatenate((out[k].to_numpy(np.int64), handed[k].to_numpy(np.int64))) for k in handed}
+        code = key_ids(both, ["epoch", "batch"])
+        out = out[np.isin(code[:len(out)], code[len(out):])]
     out["label"] = plain_labels(out["label"])
     return out.reset_index(drop=True)
 
@@ -132,6 +135,20 @@ def _intended_shares(intended) -> dict:
     return {k: v / total for k, v in shares.items()} if total > 0 else {}
 
 
+def _counts(classes: pd.DataFrame, keys: list[str], label: np.ndarray | None, uniques) -> pd.DataFrame:
+    """``classes.groupby(keys + ["label"], sort=False).size()`` as ``keys, label, count``, from the labels'
+    codes (``pd.factorize``: 1, 1.0 and True are one label, as in groupby) and the keys as ints; ``label``
+    None: pandas' own way (an unhashable label)."""
+    if label is None or not len(classes):
+        return classes.groupby([*keys, "label"], sort=False).size().rename("count").reset_index()
+    code = key_ids({**{k: classes[k].to_numpy() for k in keys}, "label": label}, [*keys, "label"])
+    count = np.bincount(code)
+    first = firsts(code, np.arange(len(code)), len(count))
+    labels = np.empty(len(first), dtype=object)
+    labels[:] = list(np.asarray(uniques, dtype=object)[label[first]])
+    return pd.DataFrame({**{k: classes[k].to_numpy()[first] for k in keys}, "label": labels, "count": count})
+
+
 def label_audit(frame: pd.DataFrame, labels=None, intended=None) -> LabelAudit:
     """Label counts of what the loop received, per batch and per epoch, and how well the epoch covered the data.
 
@@ -144,9 +161,13 @@ def label_audit(frame: pd.DataFrame, labels=None, intended=None) -> LabelAudit:
         table = list(labels)
         s["label"] = pd.Series([plain_label(table[i]) if 0 <= i < len(table) else None for i in s["index"]],
                                index=s.index, dtype=object)
-    classes = s[_per_label(s["label"], is_class).astype(bool)]
-    per_batch = classes.groupby(["epoch", "batch", "label"], sort=False).size().rename("count").reset_index()
-    per_epoch = classes.groupby(["epoch", "label"], sort=False).size().rename("count").reset_index()
+    try:  # each label's code once, for the class test and both counts
+        label, uniques = pd.factorize(s["label"].to_numpy(dtype=object))
+        is_one = np.array([is_class(u) for u in uniques] + [False], dtype=bool)[label]  # -1 (None) → not a class
+        classes, label = s[is_one], label[is_one]
+    except TypeError:  # an unhashable label: one test per cell
+        classes, label, uniques = s[_per_label(s["label"], is_class).astype(bool)], None, None
+    per_batch, per_epoch = _counts(classes, ["epoch", "batch"], label, uniques), _counts(classes, ["epoch"], label, uniques)
     shares = _intended_shares(intended)
     if shares:  # a class intended but never drawn still gets its row, with count 0
         grid = pd.DataFrame([(e, lab) for e in per_epoch["epoch"].unique() for lab in shares],
@@ -166,8 +187,13 @@ def label_audit(frame: pd.DataFrame, labels=None, intended=None) -> LabelAudit:
             coverage.append({"epoch": int(epoch), "drawn": len(g), "distinct": distinct,
                              "repeats": len(g) - distinct, "dataset_len": n if n is not None else math.nan,
                              "unseen": n - distinct if n is not None else math.nan})
-        times = s.groupby(["epoch", "index"]).size().rename("times").reset_index()
-        repeated = times[times["times"] > 1].sort_values(["epoch", "times", "index"], ascending=[True, False, True])
+        code = key_ids(s, ["epoch", "index"])  # draws per (epoch, index): groupby(...).size() without sorting
+        times = np.bincount(code)
+        first = firsts(code, np.arange(len(code)), len(times))[times > 1]
+        times = pd.DataFrame({"epoch": s["epoch"].to_numpy()[first], "index": s["index"].to_numpy()[first],
+                              "times": times[times > 1]})
+        # (epoch, index) is unique: this order is total, whatever order the rows came in
+        repeated = times.sort_values(["epoch", "times", "index"], ascending=[True, False, True])
     return LabelAudit(per_batch=_sorted(per_batch, ["epoch", "batch", "label"]),
                       per_epoch=_sorted(per_epoch, ["epoch", "label"]),
                       coverage=pd.DataFrame(coverage, columns=coverage_cols),

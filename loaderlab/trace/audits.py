@@ -22,7 +22,7 @@ import pandas as pd
 from ..engine import events as ev
 from .groups import firsts, key_ids
 from .shared import shared
-from .tables import hand_overs, normal, rows, sampler_order, settings
+from .tables import hand_overs, normal, positions, sampler_order, settings
 
 RNG_PREFIX = "rng:"
 SAMPLE_COLUMNS = ["epoch", "batch", "worker", "pid", "index", "label", "length", "t_s"]
@@ -93,18 +93,25 @@ def samples(frame: pd.DataFrame, handed_only: bool = True) -> pd.DataFrame:
     IterableDataset the sample's position in its worker's stream.
     """
     f = normal(frame)
-    fe = rows(f, ev.FETCH_END, columns=[*SAMPLE_COLUMNS, "detail"])
-    out = fe[(fe["detail"] == "") & (fe["index"] >= 0)][SAMPLE_COLUMNS].copy()
-    if not len(out) and not len(fe):
+    at = positions(f, ev.FETCH_END)  # the rows kept are found first, then taken once (a big trace's samples)
+    ok = (f["detail"].take(at) == "").to_numpy(dtype=bool, na_value=False) & (f["index"].to_numpy()[at] >= 0)
+    if not ok.any() and not len(at):
         order = sampler_order(f).explode("indices").dropna(subset=["indices"])
         out = pd.DataFrame({"epoch": order["epoch"], "batch": order["batch"], "worker": -1, "pid": -1,
                             "index": order["indices"].astype("int64"), "label": None, "length": -1,
                             "t_s": math.nan})[SAMPLE_COLUMNS]
-    handed = hand_overs(f)[["epoch", "batch"]]
-    if handed_only and len(handed):  # the inner merge on (epoch, batch), as a mask: the rows keep their order
-        both = {k: np.concatenate((out[k].to_numpy(np.int64), handed[k].to_numpy(np.int64))) for k in handed}
-        code = key_ids(both, ["epoch", "batch"])
-        out = out[np.isin(code[:len(out)], code[len(out):])]
+        handed = hand_overs(f)[["epoch", "batch"]]
+        if handed_only and len(handed):
+            out = out.merge(handed.drop_duplicates(), on=["epoch", "batch"])
+    else:
+        at = at[ok]
+        handed = hand_overs(f)[["epoch", "batch"]]
+        if handed_only and len(handed):  # the inner merge on (epoch, batch), as a mask: the rows keep their order
+            both = {k: np.concatenate((f[k].to_numpy()[at].astype(np.int64), handed[k].to_numpy(np.int64)))
+                    for k in handed}
+            code = key_ids(both, ["epoch", "batch"])
+            at = at[np.isin(code[:len(at)], code[len(at):])]
+        out = f[SAMPLE_COLUMNS].take(at)
     out["label"] = plain_labels(out["label"])
     return out.reset_index(drop=True)
 

@@ -229,12 +229,10 @@ def label_findings(frame: pd.DataFrame, labels=None, intended=None) -> list[Find
 def bucketed_cells(lengths: Sequence[int], sizes: Sequence[int]) -> int:
     """The batch cells (samples × longest) if the epoch's samples were sorted by length into batches of the
     same ``sizes``: what a length-bucketing sampler reaches at best."""
-    ordered, cells, at = sorted(lengths), 0, 0
-    for size in sorted(sizes):
-        if size:
-            cells += size * ordered[at + size - 1]
-            at += size
-    return cells
+    ordered = np.sort(np.asarray(lengths, dtype=np.int64))
+    sizes = np.sort(np.asarray(sizes, dtype=np.int64))
+    sizes = sizes[sizes > 0]  # each batch, smallest first, takes the next run of samples: its longest is last
+    return int((sizes * ordered[np.cumsum(sizes) - 1]).sum()) if len(sizes) else 0
 
 
 def padding_findings(frame: pd.DataFrame) -> list[Finding]:
@@ -249,7 +247,7 @@ def padding_findings(frame: pd.DataFrame) -> list[Finding]:
                 s = samples(frame)
                 lengths = s[s["length"] >= 0].groupby("epoch")["length"]
             total = int(g["total_length"].sum())
-            bucketed = bucketed_cells(lengths.get_group(epoch).tolist(), g["samples"].tolist())
+            bucketed = bucketed_cells(lengths.get_group(epoch).to_numpy(), g["samples"].to_numpy())
             worst = g.loc[g["padded_cells"].idxmax()]
             out.append(finding(kinds.PADDING_WASTE, "warning", key="padding_waste_bucketed", epoch=epoch,
                                batch=int(worst["batch"]), fraction=padded / cells, padded_cells=padded, cells=cells,

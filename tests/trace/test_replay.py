@@ -157,3 +157,19 @@ def test_the_replay_command_prints_the_model_and_the_warning_once(even_trace, tm
     assert done.returncode == 0, done.stderr
     assert done.stderr.count(WORKERS_WARNING) == 1
     assert "model: 2 workers on this machine's 1 core:" in done.stdout and "--io-bound" in done.stdout
+
+
+def test_the_stand_ins_batches_carry_the_recorded_tensors():
+    """Moving a batch between processes costs per tensor: a replay's batches carry as many as the recorded
+    ones (the label and length the stand-in reports are read by index, not carried as two more tensors)."""
+    from loaderlab.trace.result import as_run
+
+    from .planted import Tiny, record_cause
+
+    frame = record_cause("ipc", dataset=Tiny(64))
+    recorded = as_run(frame).extra["payload"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        out = loaderlab.replay(frame)
+    assert recorded["tensors"] == 2 and as_run(out).extra["payload"]["tensors"] == 2
+    assert as_run(out).extra["payload"]["nbytes"] == pytest.approx(recorded["nbytes"], rel=0.5)

@@ -37,6 +37,7 @@ from .limits import check_run, limits
 MEMORY_INTERVAL_S = 0.1  # how often a run samples its workers' memory and /dev/shm
 
 SOURCES = ("synthetic", "stdlib_files", "stdlib_docstrings", "uploaded")
+NOT_CONTROLS = ("sample_memory",)  # RunConfig fields that no widget, preset or link sets: the page decides
 KINDS = ("map", "iterable_unsharded", "iterable_sharded")
 SAMPLERS = ("default", "weighted")
 BATCH_SAMPLERS = ("default", "bucket")
@@ -78,6 +79,11 @@ class RunConfig:
     pin_memory: bool = False
     timeout: float = 0.0
     seed: int = 0
+    # Not a control (NOT_CONTROLS): whether the run samples its workers' memory every MEMORY_INTERVAL_S. Each
+    # sample reads every worker's /proc/<pid>/smaps_rollup, which for workers forked from the dashboard's
+    # server was a quarter of the server's CPU on a home-page change; only the event table's memory chart
+    # draws it, so pages that draw no memory ask for their runs without it.
+    sample_memory: bool = True
     epochs: int = 1
 
     def __post_init__(self) -> None:
@@ -233,7 +239,8 @@ def run(config: RunConfig, *, max_seconds: float | None = None, guard: RunGuard 
         warnings.simplefilter("always")
         recording = record_session(build_loader(config), epochs=config.epochs,
                                    consumer=Consumer(config.consumer_ms / 1000), sample_info=label_and_length,
-                                   guard=guard, memory_interval_s=MEMORY_INTERVAL_S, live=live)
+                                   guard=guard, memory_interval_s=MEMORY_INTERVAL_S if config.sample_memory else None,
+                                   live=live)
     result = stamp_run(recording.run, config, caught)
     frame, error, stopped = result.events, recording.error, recording.stopped
     if error is not None:

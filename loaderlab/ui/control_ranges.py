@@ -17,7 +17,7 @@ from typing import Any
 
 from ..scenarios.datasets import FAULTS
 from ..scenarios.limits import Limits
-from ..scenarios.run import BATCH_SAMPLERS, COLLATES, KINDS, SAMPLERS, SOURCES, RunConfig
+from ..scenarios.run import BATCH_SAMPLERS, COLLATES, KINDS, NOT_CONTROLS, SAMPLERS, SOURCES, RunConfig
 
 SYNTHETIC_MOST = 5000  # the synthetic dataset's slider ends here even when LOADERLAB_MAX_SAMPLES allows more
 CHOICES: dict[str, tuple[str, ...]] = {"source": SOURCES, "kind": KINDS, "sampler": SAMPLERS,
@@ -25,7 +25,8 @@ CHOICES: dict[str, tuple[str, ...]] = {"source": SOURCES, "kind": KINDS, "sample
 APP_KEYS = ("lang", "lesson", "room", "embed", "embed_options")  # query keys that are not settings
 CAP_VARIABLES = {"num_workers": "LOADERLAB_MAX_WORKERS", "slow_worker": "LOADERLAB_MAX_WORKERS",
                  "n_samples": "LOADERLAB_MAX_SAMPLES"}
-_TYPES = {f.name: type(getattr(RunConfig(), f.name)) for f in fields(RunConfig) if not f.name.startswith("uploaded_")}
+_TYPES = {f.name: type(getattr(RunConfig(), f.name)) for f in fields(RunConfig)
+          if not f.name.startswith("uploaded_") and f.name not in NOT_CONTROLS}
 _TRUE, _FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
 
 

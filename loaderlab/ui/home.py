@@ -6,6 +6,7 @@ one explanation per stage, and links to the other pages. Words come from :mod:`l
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import plotly.graph_objects as go
@@ -107,6 +108,7 @@ def main() -> None:
     if config is None:
         _links()
         return
+    config = replace(config, sample_memory=False)  # this page draws no memory chart
     frame = cached_run(config)
     show_warnings(frame)
     st.header(t("tour.title"))

@@ -21,6 +21,7 @@ from ..scenarios.run import (
     BATCH_SAMPLERS,
     COLLATES,
     KINDS,
+    NOT_CONTROLS,
     PRESETS,
     SAMPLERS,
     SOURCES,
@@ -45,7 +46,7 @@ def _caps():
 
 
 MAX_WORKERS = _caps().max_workers  # at import: for pages that size a sweep; the sidebar reads the caps per run
-_FIELDS = {f.name for f in fields(RunConfig)}
+_FIELDS = {f.name for f in fields(RunConfig)} - set(NOT_CONTROLS)  # the widgets' keys
 
 # Which control a torch message is about: the first parameter name it mentions, in this order.
 _BLAME_ORDER = ("fault", "batch_sampler", "sampler", "persistent_workers", "prefetch_factor", "multiprocessing_context",

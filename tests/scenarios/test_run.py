@@ -108,3 +108,19 @@ def test_torch_draws_the_same_batches_with_and_without_workers():
         return [b.tolist() for b in loader]
 
     assert batches(0) == batches(2)
+
+
+def test_a_page_that_draws_no_memory_asks_for_a_run_without_its_samples():
+    """Memory samples read each worker's smaps_rollup ten times a second (a quarter of the server's CPU on a
+    home-page change); only the event table draws them. The setting is no control: links cannot set it."""
+    from loaderlab.scenarios.limits import DEFAULTS  # noqa: PLC0415 (the link parser's own check)
+    from loaderlab.ui.control_ranges import fit_link  # noqa: PLC0415
+
+    settings = dict(n_samples=300, cost_ms=2.0, consumer_ms=0.0, num_workers=2)
+    sampled = run(RunConfig(**settings)).events
+    unsampled = run(RunConfig(**settings, sample_memory=False)).events
+    assert (sampled["kind"] == "memory").any()
+    assert not (unsampled["kind"] == "memory").any()
+    assert (unsampled["kind"] == "batch_yield").sum() == (sampled["kind"] == "batch_yield").sum()
+    found, notes = fit_link({"sample_memory": "0"}, DEFAULTS)
+    assert found == {} and [note.what for note in notes] == ["unknown"]

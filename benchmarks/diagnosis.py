@@ -1,10 +1,12 @@
 """Diagnosis against reality: per planted cause, the verdict, and each suggestion's replayed speed-up
 against the speed-up of re-running the real workload with that setting (goal: within 25%).
 
-Run: ``python benchmarks/diagnosis.py`` (``--rounds N``: the real runs are repeated N times and the median
-ratio counts; ``--issue`` adds the issue's measured case, a 200,000-sample epoch of 8-sample batches with
-2 workers, which takes a minute or two). The planted workloads are ``tests/trace/planted.py``'s. Prints
-one row per (cause, suggestion): verdict, replayed x, real x, and the gap (replayed / real - 1).
+Run: ``python benchmarks/diagnosis.py`` (``--rounds N``: per suggestion, N rounds each of one replayed
+speed-up — the changed replay against an unchanged one, as ``suggest`` measures it — and one real re-run
+pair, taken in turn so that both see the same load; the medians count. ``--causes``: only those; ``--issue``
+adds the issue's measured case, a 200,000-sample epoch of 8-sample batches with 2 workers, which takes a
+minute or two). The planted workloads are ``tests/trace/planted.py``'s. Prints one row per (cause,
+suggestion): verdict, replayed x, real x, and the gap (replayed / real - 1).
 
 ``--ablation`` instead replays ``num_workers=0`` for the IPC-bound and start-up causes twice on the *same*
 recorded trace, with and without taking off what the stand-in itself costs in a worker
@@ -24,7 +26,7 @@ import warnings
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from loaderlab.trace import replay as replay_module  # noqa: E402
-from loaderlab.trace.suggestions import suggest  # noqa: E402
+from loaderlab.trace.suggestions import REPLAY_SAMPLES, suggest  # noqa: E402
 from loaderlab.trace.summary import summarise  # noqa: E402
 from loaderlab.trace.verdict import verdict  # noqa: E402
 from tests.trace.planted import Tiny, record_cause  # noqa: E402
@@ -32,13 +34,20 @@ from tests.trace.planted import Tiny, record_cause  # noqa: E402
 CAUSES = ("ipc", "ipc_torch", "workers", "main_process", "startup", "straggler", "consumer")
 
 
-def real_speedup(cause: str, change: dict, rounds: int, **base) -> float:
-    ratios = []
+def speedups(frame, cause: str, suggestion, rounds: int, **base) -> tuple[float, float]:
+    """(replayed, real): medians over ``rounds`` of the suggestion's replayed speed-up on ``frame`` and of
+    re-running the real workload with it, taken in turn so that both see the same load."""
+    replays, reals = [], []
     for _ in range(rounds):
-        before = summarise(record_cause(cause, **base)).samples_per_s
-        after = summarise(record_cause(cause, **base, **change)).samples_per_s
-        ratios.append(after / before)
-    return statistics.median(ratios)
+        kwargs = dict(max_samples=REPLAY_SAMPLES, io_bound=suggestion.io_bound)
+        replays.append(rate(replay_module.replay(frame, **kwargs, **suggestion.change))
+                       / rate(replay_module.replay(frame, **kwargs)))
+        reals.append(rate(record_cause(cause, **base, **suggestion.change)) / rate(record_cause(cause, **base)))
+    return statistics.median(replays), statistics.median(reals)
+
+
+def rate(frame) -> float:
+    return summarise(frame).samples_per_s
 
 
 def _uncorrected(on: bool, kept={}) -> None:
@@ -52,7 +61,6 @@ def _uncorrected(on: bool, kept={}) -> None:
 
 
 def ablation(rounds: int) -> None:
-    rate = lambda frame: summarise(frame).samples_per_s  # noqa: E731
     print(f"{'cause':<14}{'change':<16}{'uncorrected':>12}{'corrected':>10}{'real':>9}{'gap before':>11}{'gap now':>9}")
     for cause in ("ipc", "ipc_torch", "startup"):
         found = {"uncorrected": [], "corrected": [], "real": []}
@@ -94,10 +102,10 @@ def main() -> None:
             print(f"{label:<14}{found.kind:<14}{'(none)':<22}{'':>9}{'':>9}{'':>8}  {time.perf_counter() - started:.1f}")
             continue
         for s in found_suggestions:
-            real = real_speedup(cause, s.change, args.rounds, **base)
-            gap = s.speedup / real - 1
-            print(f"{label:<14}{found.kind:<14}{s.change_text():<22}{s.speedup:>8.2f}x{real:>8.2f}x{gap:>+8.0%}"
-                  f"  {time.perf_counter() - started:.1f}")
+            replayed, real = speedups(frame, cause, s, args.rounds, **base)
+            gap = replayed / real - 1
+            print(f"{label:<14}{found.kind:<14}{s.change_text():<22}{replayed:>8.2f}x{real:>8.2f}x{gap:>+8.0%}"
+                  f"  {time.perf_counter() - started:.1f}", flush=True)
 
 
 if __name__ == "__main__":

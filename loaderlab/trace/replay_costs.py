@@ -160,7 +160,9 @@ class ReplayStartup:
         time.sleep(self.extra_s)
 
 
-BARE_STARTUP_S = 0.015  # starting a worker that imports nothing new (fork, 2 busy cores: 9-15 ms)
+# Starting a worker that imports nothing new, measured by benchmarks/worker_startup.py (fork, this 2-core
+# machine: median 13-14 ms at load average 6, p10 7 ms, p90 54-81 ms; 9-15 ms when it was quieter).
+BARE_STARTUP_S = 0.015
 
 
 def startup_extra(frame: pd.DataFrame) -> float:

@@ -32,7 +32,7 @@ import pandas as pd
 from ..engine import events as ev
 from . import chrome_events as ce
 from .chrome_events import CATEGORY, MAIN_PID, PH_INSTANT, PH_SIDE, PH_SPAN, PIN_TID  # noqa: F401 (PIN_TID: public)
-from .chrome_text import _args, _instant_name, _render
+from .chrome_text import _args, _instant_name, write_events
 from .result import as_run
 
 CHUNK = 200_000  # output events rendered and written at a time: bounds the text held in memory
@@ -77,9 +77,7 @@ def write_chrome(frame: pd.DataFrame, out: TextIO, *, start_s: float | None = No
             order = order[((ts + np.maximum(dur, 0) >= lo) & (ts <= hi))[order]]
         head = ",".join(json.dumps(e, separators=(",", ":")) for e in _metadata(*_tracks(r)))
         out.write(head)
-        for lo_i in range(0, len(order), CHUNK):  # the table is never copied in order: a chunk at a time
-            text = _render(r, table.take(order[lo_i:lo_i + CHUNK]), side, t0)
-            out.write(text if head or lo_i else text[1:])  # each event comes after a comma
+        write_events(out, r, table, order, side, t0, first=not head, chunk=CHUNK)
     out.write('],"displayTimeUnit":"ms","otherData":')
     out.write(json.dumps(meta, separators=(",", ":"), allow_nan=False))
     out.write("}\n")

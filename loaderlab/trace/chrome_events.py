@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from ..engine import events as ev
+from .groups import sorted_runs
 
 MAIN_PID = 1
 CATEGORY = "loaderlab"
@@ -116,19 +117,26 @@ def pair_spans(r: Rows) -> Pairs:
         cols = [r.tpid[rows], r.ttid[rows]] + [getattr(r, k)[rows] for k in key]
         if begin_kind in _WITH_PID:
             cols.append(r.pid[rows])
-        group = pd.DataFrame(dict(enumerate(cols))).groupby(list(range(len(cols))), sort=False).ngroup().to_numpy()
-        order = np.lexsort((rows, group))  # by key, then in table order
-        rows, group = rows[order], group[order]
+        order, group = sorted_runs({str(i): c for i, c in enumerate(cols)}, [str(i) for i in range(len(cols))])
+        del cols
+        rows = rows[order]  # by key, then in table order (rows ascend already); group: each key's run number
         is_begin = r.kind[rows] == b_code
-        step = np.where(is_begin, 1, -1)
+        step = np.where(is_begin, np.int8(1), np.int8(-1))
         first = np.r_[True, group[1:] != group[:-1]]
         starts = np.flatnonzero(first)
-        balance = np.cumsum(step)
+        balance = np.cumsum(step, dtype=np.int64)
         balance -= np.repeat(balance[starts] - step[starts], np.diff(np.r_[starts, len(rows)]))
-        low = pd.Series(-balance).groupby(group).cummax().clip(lower=0).to_numpy()
+        del step, starts  # a big trace's fetches are millions of rows: each temporary goes when done
+        # each key's running max of -balance: keys lie in ascending runs, so lifting each run by key * (more
+        # than any spread of -balance) lets one running max over all rows restart at every key
+        lift = group * (2 * len(rows) + 2)
+        low = np.maximum.accumulate(lift - balance) - lift
+        np.clip(low, 0, None, out=low)
+        del lift, balance
         before = np.r_[0, low[:-1]]
         before[first] = 0
         unmatched = ~is_begin & (low > before)
+        del low, before
         matched_end = ~is_begin & ~unmatched
         # the k-th matched end of a key takes the k-th begin of that key
         b_rank = _rank_within(group, is_begin)

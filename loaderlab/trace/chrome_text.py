@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any
+from typing import Any, TextIO
 
 import numpy as np
 import pandas as pd
@@ -48,6 +48,18 @@ def _instant_name(row: Any) -> str:
     if row.queue and row.kind.endswith(("_put", "_get")):
         return f"{row.kind} {row.queue}"
     return row.kind
+
+
+def write_events(out: TextIO, r: ce.Rows, table: pd.DataFrame, order: np.ndarray, side: list[str], t0: int, *,
+                 first: bool, chunk: int) -> None:
+    """Write the events of ``table`` in ``order``, ``chunk`` at a time (``first``: no comma before the first).
+    The table is never copied in order: only a chunk's rows are, and its text is written before the next is
+    made. (Rendering two chunks at once on two threads was tried: no faster on a busy 2-core machine, and
+    250 MB more at the peak of a 3 M-event export.)"""
+    for at in range(0, len(order), chunk):
+        text = _render(r, table.take(order[at:at + chunk]), side, t0)
+        out.write(text[1:] if first else text)  # each event comes after a comma
+        first = False
 
 
 def _render(r: ce.Rows, chunk: pd.DataFrame, side: list[str], t0: int) -> str:
@@ -142,13 +154,15 @@ def _args_text(r: ce.Rows, rows: np.ndarray, begins: np.ndarray) -> pa.Array:
         if say.any():
             pieces.append(_optional(say, f',"{field}":', _ints(np.where(say_mine, mine, theirs))))
     for field in ("queue", "detail", "label"):
-        codes, texts = r.texts(field, _value_texts)
-        mine = texts[codes[rows]]
-        theirs = np.where(has_begin, texts[codes[b]], "") if has_begin.any() else mine
-        value = np.where(mine != "", mine, theirs)
-        say = value != ""
+        codes, texts = r.texts(field, _value_texts)  # texts[-1] is "": what code -1 (missing) stands for
+        blank = len(texts) - 1
+        empty = np.array([t == "" for t in texts], dtype=bool)  # a handful of texts: chosen by code, not by text
+        mine = np.where(codes[rows] < 0, blank, codes[rows])
+        theirs = np.where(has_begin, np.where(codes[b] < 0, blank, codes[b]), blank) if has_begin.any() else mine
+        value = np.where(empty[mine], theirs, mine)
+        say = ~empty[value]
         if say.any():
-            pieces.append(_optional(say, f',"{field}":', pa.array(value, pa.string())))
+            pieces.append(_optional(say, f',"{field}":', pc.take(pa.array(list(texts), pa.string()), pa.array(value))))
     return pc.binary_join_element_wise(*pieces, "}", "")
 
 

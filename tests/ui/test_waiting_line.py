@@ -57,3 +57,61 @@ def test_a_page_waits_its_turn_then_runs_by_itself(fresh_cache):
     assert not at.exception and at.dataframe  # the run started when the slot came free, and was drawn
     assert queue.running() == 0 and queue.waiting() == 0
     assert not still_alive(before, 10.0)  # the run's workers are gone
+
+
+class _Line:
+    """A queue where the page stays 2nd in line, about 3 s, for four looks; then its turn comes."""
+
+    size = 2
+
+    def __init__(self, ticket) -> None:
+        self.ticket, self.touches = ticket, 0
+
+    def place(self, ticket) -> int:
+        return 2
+
+    def estimate_s(self, ticket) -> float:
+        return 3.0
+
+    def touch(self, ticket) -> None:
+        self.touches += 1
+        if self.touches == 4:
+            ticket.result = "the run"
+            ticket.granted.set()
+
+    def leave(self, ticket) -> None:
+        raise AssertionError("a granted ticket does not leave")
+
+
+def test_the_place_is_drawn_again_only_when_its_words_change(monkeypatch):
+    """Every poll looks at the place and touches the ticket; the box is sent to the browser once while the
+    words stay the same (each redraw costs the attendee's browser a render); the other polls only pass a
+    checkpoint, where a rerun would stop the wait."""
+    from loaderlab.scenarios.queue import Ticket
+    from loaderlab.ui import waiting_line
+
+    drawn, checkpoints = [], []
+
+    class Box:
+        def info(self, text: str) -> None:
+            drawn.append(text)
+
+        def empty(self) -> None:
+            pass
+
+    class Registry:
+        def __init__(self) -> None:
+            self.queue = _Line(ticket)
+
+        def request(self, config, seconds):
+            return ticket
+
+    ticket = Ticket("settings", 0.0, None, abandonable=True)
+    monkeypatch.setattr(waiting_line.st, "empty", Box)
+    monkeypatch.setattr(waiting_line, "checkpoint", lambda: checkpoints.append(1))
+    monkeypatch.setattr(waiting_line, "POLL_S", 0.0)
+    set_language("en")
+    registry = Registry()
+    assert waiting_line.wait_turn(registry, "settings", 30.0) == "the run"
+    assert registry.queue.touches == 4
+    assert drawn == [place_text(2, 3.0, 2)] and len(checkpoints) == 3

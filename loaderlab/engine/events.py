@@ -91,8 +91,9 @@ ARGS = {
     SAMPLER_YIELD: ("samples",),  # with ``indices``
     FETCH_BEGIN: ("samples",),
     FETCH_END: ("samples",),
-    COLLATE_END: ("cpu_ns", "voluntary_switches", "involuntary_switches", "others_cpu_ns"),  # in a worker: since
-    # its batch began (others: the CPU time of the worker's other threads meanwhile)
+    COLLATE_END: ("cpu_ns", "voluntary_switches", "runqueue_ns", "others_cpu_ns"),  # in a worker, since its
+    # batch began: its CPU time, voluntary switches, time waiting runnable for a core (-1: unknown; traces
+    # before it held the involuntary switches), the CPU time of the worker's other threads
     BATCH_YIELD: ("task",),  # the task handed over (``batch`` is its place in hand-over order)
     REORDER_PARK: ("waits_for",),  # the task that must be handed over first
     WORKER_START: ("worker_pid",),

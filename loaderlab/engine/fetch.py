@@ -13,6 +13,8 @@ comprehension torch runs, so tracing off costs nothing here.
 from __future__ import annotations
 
 import operator
+import os
+import threading
 import time
 
 try:
@@ -27,31 +29,46 @@ from . import events as ev
 
 
 _usage_at_start: tuple[int, int, int, int] | None = None  # this worker thread's usage when its batch began
+_schedstat: tuple[int, int] | None = None  # (native thread id, open fd of its /proc schedstat), per process
+
+
+def _runqueue_ns() -> int:
+    """How long this thread has waited runnable for a core (ns, Linux's per-thread schedstat), -1 if unknown.
+    One ``pread`` (~1 µs) of a file opened once per thread; a forked worker opens its own."""
+    global _schedstat
+    tid = threading.get_native_id()
+    try:
+        if _schedstat is None or _schedstat[0] != tid:
+            _schedstat = (tid, os.open(f"/proc/self/task/{tid}/schedstat", os.O_RDONLY))
+        return int(os.pread(_schedstat[1], 64, 0).split()[1])
+    except (OSError, ValueError, IndexError):
+        return -1
 
 
 def _thread_usage() -> tuple[int, int, int, int]:
     # rusage's CPU times may move in whole scheduler ticks: the thread's and process's CPU clocks are exact
     r = resource.getrusage(_RUSAGE_THREAD)
-    return time.thread_time_ns(), r.ru_nvcsw, r.ru_nivcsw, time.process_time_ns()
+    return time.thread_time_ns(), r.ru_nvcsw, _runqueue_ns(), time.process_time_ns()
 
 
 def start_batch_usage(worker: int) -> None:
-    """Note this thread's CPU time and context switches as a worker's batch begins (see :func:`batch_usage`)."""
+    """Note this thread's usage as a worker's batch begins (see :func:`batch_usage`)."""
     global _usage_at_start
     _usage_at_start = _thread_usage() if worker >= 0 and _RUSAGE_THREAD is not None else None
 
 
 def batch_usage(worker: int) -> dict[str, int]:
-    """``collate_end``'s numbers in a worker: CPU time (ns), voluntary and involuntary context switches of this
-    thread since its batch began, and the CPU time (ns) of the worker's other threads meanwhile (its queue's
-    sending thread, the event flusher). A batch that never gave the core up voluntarily (no sleep, no I/O, no
-    lock) but took longer than its CPU time waited for a core: replay reads its cost from the CPU time; one
-    that gave it up while its own process's other threads ran may have waited for them (the GIL)."""
+    """``collate_end``'s numbers in a worker, since its batch began: this thread's CPU time (ns), its voluntary
+    context switches, how long it waited runnable for a core (ns; -1 where the system does not say), and the
+    CPU time (ns) of the worker's other threads meanwhile (its queue's sending thread, the event flusher).
+    A batch that never gave the core up voluntarily (no sleep, no I/O, no lock) but took longer than its CPU
+    time waited for a core; one that gave it up while its own process's other threads ran may have waited
+    for them (the GIL). Replay reads each batch's cost from these (``trace.replay_costs``)."""
     if worker < 0 or _usage_at_start is None:
         return {}
-    cpu, voluntary, involuntary, process = _thread_usage()
-    return {"arg0": cpu - _usage_at_start[0], "arg1": voluntary - _usage_at_start[1],
-            "arg2": involuntary - _usage_at_start[2],
+    cpu, voluntary, runqueue, process = _thread_usage()
+    waited = runqueue - _usage_at_start[2] if runqueue >= 0 and _usage_at_start[2] >= 0 else -1
+    return {"arg0": cpu - _usage_at_start[0], "arg1": voluntary - _usage_at_start[1], "arg2": waited,
             "arg3": max(0, (process - _usage_at_start[3]) - (cpu - _usage_at_start[0]))}
 
 

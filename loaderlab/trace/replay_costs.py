@@ -67,36 +67,40 @@ def core_wait_factors(frame: pd.DataFrame) -> pd.DataFrame:
     """Per worker batch (``pid, epoch, batch``): ``factor``, the share of its wall time (first fetch → end of
     collate) that was its own work or its dataset's own waiting, and ``computed`` (it counts as computing).
 
-    A worker's ``collate_end`` says its thread's CPU time, its voluntary and involuntary context switches,
-    and its process's other threads' CPU time since the batch began (:func:`loaderlab.engine.fetch.batch_usage`).
+    A worker's ``collate_end`` says its thread's CPU time, its voluntary context switches, how long it waited
+    runnable for a core, and its process's other threads' CPU time since the batch began
+    (:func:`loaderlab.engine.fetch.batch_usage`).
 
     - A batch that never gave its core up voluntarily (no sleep, no I/O, no lock: ``arg1 == 0``) was
       computing all along: wall time beyond its CPU time was spent runnable but pre-empted (by the other
       workers, the main process or other programs) and the replay should not inherit it: factor = CPU / wall.
-    - A batch that gave it up keeps its wall time less what its process's other threads ran meanwhile
-      (``arg3``: the queue's sending thread and the event flusher, which hold the GIL it then waits for).
-      Measured on computing datasets (2 µs samples, two workers): every batch that gave its core up did so
-      while those threads ran for 35-230 % of its wait (0.3 µs in the batches that did not); a sleeping
-      dataset's waits are mostly its own (a 0.3 s sample beside 3 ms of theirs).
+    - A batch that gave it up keeps its wall time less its wait for a core (``arg2``: measured, 64-tensor
+      samples at load average 7: 10.8 of a batch's 10.8 ms beyond its CPU time) and less what its process's
+      other threads ran meanwhile (``arg3``: the queue's sending thread and the event flusher, which hold the
+      GIL it then waits for). Measured on computing datasets (2 µs samples, two workers): every batch that
+      gave its core up did so while those threads ran for 35-230 % of its wait (0.3 µs in the batches that did
+      not); a sleeping dataset's waits are mostly its own (a 0.3 s sample beside 3 ms of theirs).
     - Where most batches never gave their core up (fewer than :data:`WAITING_DATASET` waited) the dataset
       computes, and a waiting batch its own threads ran through (at least :data:`OWN_THREADS_SHARE` of the
       wait) counts as computing too: the rest of its wait was the GIL's holder pre-empted (measured: 3.6 ms
       of a 2 µs sample's batch, 1.4 ms of it the sending thread's, at load average 4.6).
 
-    Traces without the numbers get no rows; traces without ``arg3`` (older) count no other threads.
+    Traces without the numbers get no rows; older traces (``arg3`` -1, ``arg2`` a count of involuntary
+    switches: a few ns as read here) count no other threads and no wait for a core.
     """
     ends = frame[(frame["kind"] == "collate_end") & (frame["worker"] >= 0) & (frame["batch"] >= 0)
-                 & (frame["arg0"] >= 0)][[*BATCH_KEYS, "t_ns", "arg0", "arg1", "arg3"]]
+                 & (frame["arg0"] >= 0)][[*BATCH_KEYS, "t_ns", "arg0", "arg1", "arg2", "arg3"]]
     if not len(ends):
         return pd.DataFrame(columns=[*BATCH_KEYS, "factor", "computed"])
     begins = frame[frame["kind"] == "fetch_begin"].groupby(BATCH_KEYS)["t_ns"].min().rename("start")
     both = ends.merge(begins.reset_index(), on=BATCH_KEYS)
     wall = (both["t_ns"] - both["start"]).clip(lower=1)
-    cpu, others = both["arg0"], both["arg3"].clip(lower=0)
+    cpu, runqueue, others = both["arg0"], both["arg2"].clip(lower=0), both["arg3"].clip(lower=0)
     waited = both["arg1"] > 0
-    theirs = others >= OWN_THREADS_SHARE * (wall - cpu).clip(lower=0)
+    asleep = (wall - cpu - runqueue).clip(lower=0)  # off its core and not waiting for one
+    theirs = others >= OWN_THREADS_SHARE * asleep
     both["computed"] = ~waited | (theirs & (waited.mean() < WAITING_DATASET))
-    work = cpu.where(both["computed"], (wall - others).clip(lower=cpu))
+    work = cpu.where(both["computed"], (wall - runqueue - others).clip(lower=cpu))
     both["factor"] = (work / wall).clip(upper=1.0)
     return both[[*BATCH_KEYS, "factor", "computed"]].drop_duplicates(BATCH_KEYS)
 

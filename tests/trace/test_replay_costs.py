@@ -90,12 +90,14 @@ def test_a_workers_collate_end_says_its_cpu_time_and_context_switches(kind):
     assert (alone[alone["kind"] == "collate_end"][["arg0", "arg3"]] == -1).all().all()
 
 
-def _batch(pid: int, batch: int, start: int, end: int, cpu: int, voluntary: int, others: int = -1) -> list[dict]:
-    base = dict(pid=pid, worker=0, epoch=0, batch=batch, arg1=-1, arg3=-1)
+def _batch(pid: int, batch: int, start: int, end: int, cpu: int, voluntary: int, others: int = -1,
+           runqueue: int = -1) -> list[dict]:
+    base = dict(pid=pid, worker=0, epoch=0, batch=batch, arg1=-1, arg2=-1, arg3=-1)
     return [dict(base, kind="fetch_begin", t_ns=start, index=batch, arg0=1),
             dict(base, kind="fetch_end", t_ns=start + 10, index=batch, arg0=1),
             dict(base, kind="collate_begin", t_ns=end - 100, index=-1, arg0=-1),
-            dict(base, kind="collate_end", t_ns=end, index=-1, arg0=cpu, arg1=voluntary, arg3=others)]
+            dict(base, kind="collate_end", t_ns=end, index=-1, arg0=cpu, arg1=voluntary, arg2=runqueue,
+                 arg3=others)]
 
 
 def test_only_a_batch_that_never_gave_its_core_up_is_deflated_to_its_cpu_time():
@@ -130,6 +132,18 @@ def test_a_wait_its_own_threads_ran_through_is_theirs_and_rare_ones_are_computin
     usual = core_wait_factors(trace(10, 400)).set_index("batch")
     assert not usual.loc[0, "computed"] and usual.loc[0, "factor"] == pytest.approx(0.6)
     assert usual.loc[15, "computed"] and usual.loc[15, "factor"] == pytest.approx(0.25)
+
+
+def test_a_batch_that_slept_keeps_its_sleep_but_not_its_wait_for_a_core():
+    import pandas as pd
+
+    from loaderlab.trace.replay_costs import core_wait_factors
+
+    # every batch slept (a waiting dataset); this one also waited 500 of its 1000 ns runnable for a core
+    rows = [row for b in range(4) for row in _batch(7, b, 10_000 * b, 10_000 * b + 1000, 250, 1, 0,
+                                                   500 if b == 0 else 0)]
+    factors = core_wait_factors(pd.DataFrame(rows)).set_index("batch")["factor"]
+    assert factors[0] == pytest.approx(0.5) and factors[1] == 1.0
 
 
 def _spans(first_batch_first: float, first_batch_other: float, later_first: float, later_other: float,

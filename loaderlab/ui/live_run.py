@@ -3,9 +3,9 @@
 The run goes on in a background thread (:mod:`loaderlab.scenarios.background`, one registry per server);
 this module is the script thread's side. ``outcome(config)`` returns the cached outcome when there is one.
 Otherwise it starts ``config``'s run — or re-attaches to the one in progress: a rerun (fastReruns) or a
-second visitor never starts a second run — and, about twice a second, redraws a status placeholder from
-``run.snapshot()``: the events so far and, once no batch has come for ``STALL_S``, each worker's last
-event and how long ago ("worker 0: last event fetch_begin (index 37) 2.4 s ago") with a "Stop this run"
+second visitor never starts a second run — and, once it has gone on for ``QUIET_S``, about twice a second
+redraws a status placeholder from ``run.snapshot()``: the events so far and, once no batch has come for
+``STALL_S``, each worker's last event and how long ago ("worker 0: last event fetch_begin (index 37) 2.4 s ago") with a "Stop this run"
 button. The button's callback stops the run (``UserStopped``); the page then shows the stopped report with
 the stuck worker's stack. The finished outcome is moved into ``st.cache_data``, so later reruns hit the cache.
 
@@ -23,10 +23,13 @@ from ..scenarios.run import RunConfig
 from ..trace.live import LiveSnapshot
 from ..trace.result import UserStopped
 from .texts import t
-from .waiting_line import wait_turn
+from .waiting_line import checkpoint, wait_turn
 
 POLL_S = 0.5  # how often the status is redrawn
 STALL_S = 1.5  # no batch for this long: name the workers' last events and offer to stop
+# A run shorter than this shows only the page's spinner: the status would have been drawn once or twice and
+# removed (each a render of the attendee's page: about 18 ms of browser CPU; a room's runs take seconds).
+QUIET_S = 1.0
 
 
 def _caps():
@@ -89,13 +92,19 @@ def status_text(snap: LiveSnapshot) -> str:
 
 
 def _watch(handle, config: RunConfig) -> None:
-    """Redraw the status until the run ends; a rerun interrupts this at its next st.* call."""
-    status, button = st.empty(), st.empty()
+    """Redraw the status until the run ends, from its first ``QUIET_S``; a rerun interrupts this at its next
+    st.* call or checkpoint. The status's places are made when first drawn: a quick run sends nothing."""
+    status = button = None
     handle.attach()
     try:
         offered = False
         while not handle.wait(POLL_S):
             snap = handle.snapshot()
+            if handle.guard.reason is None and snap.elapsed_s < QUIET_S:
+                checkpoint()
+                continue
+            if status is None:
+                status, button = st.empty(), st.empty()
             if handle.guard.reason is not None:  # stopped (Stop, time cap): its stacks are being taken
                 status.warning(status_text(snap) + "  \n" + t("live.stopping"))
                 button.empty()
@@ -105,8 +114,9 @@ def _watch(handle, config: RunConfig) -> None:
             if stalled and not offered:
                 button.button(t("live.stop"), key=f"live_stop_{hash(config)}", on_click=stop_run, args=(config,))
                 offered = True
-        status.empty()
-        button.empty()
+        if status is not None:
+            status.empty()
+            button.empty()
     finally:
         handle.detach()
 

@@ -155,3 +155,54 @@ def test_the_page_names_the_stalled_worker_and_stop_shows_its_stack(fresh_cache,
     no_leftover_workers("after the page's run was stopped")
     at.run()  # a rerun is served from the cache: the same report, no new run
     assert at.warning[0].value == "You stopped this run: below is the trace up to then."
+
+
+class _Quick:
+    """A run watched by a page: it ends after ``looks`` polls, ``elapsed`` seconds into it at each."""
+
+    def __init__(self, elapsed: list[float]) -> None:
+        from loaderlab.engine.interrupt import RunGuard
+
+        self.elapsed, self.guard = list(elapsed), RunGuard(30)
+
+    def attach(self) -> None:
+        pass
+
+    def detach(self) -> None:
+        pass
+
+    def wait(self, timeout: float) -> bool:
+        return not self.elapsed  # done once every look is taken
+
+    def snapshot(self):
+        from loaderlab.trace.live import LiveSnapshot
+
+        now = int(self.elapsed.pop(0) * 1e9)
+        return LiveSnapshot(events=10, batches=2, started_ns=0, last_batch_ns=now, now_ns=now, workers=())
+
+
+@pytest.mark.parametrize("elapsed, boxes", [([0.5], 0), ([0.5, 1.0, 1.5], 2)])
+def test_a_quick_run_sends_no_live_status(monkeypatch, elapsed, boxes):
+    """A run shorter than QUIET_S shows only the spinner: its status would have been drawn and removed, each a
+    render of the attendee's page. A longer one gets its status (and the Stop button's place) from QUIET_S."""
+    from loaderlab.ui import live_run
+
+    made, checkpoints = [], []
+
+    class Box:
+        def __init__(self) -> None:
+            made.append(self)
+
+        def info(self, text: str) -> None:
+            pass
+
+        warning = info
+
+        def empty(self) -> None:
+            pass
+
+    monkeypatch.setattr(live_run.st, "empty", Box)
+    monkeypatch.setattr(live_run, "checkpoint", lambda: checkpoints.append(1))
+    live_run._watch(_Quick(elapsed), RunConfig())
+    assert len(made) == boxes
+    assert len(checkpoints) == sum(e < live_run.QUIET_S for e in elapsed)

@@ -5,7 +5,7 @@ now, taken in turn so that both see the same load, each a median of three.
 Before the replay kept only the recorded work when it replays a trace recorded with workers in the main
 process (the loop body's span held next()'s GIL hand-over to the loader's threads; a worker's wake-up and
 warm-up, its own threads' GIL and what the stand-in itself costs in a worker stayed in the costs), these
-replayed at 0.30-0.39x (8-sample batches) and 0.19-0.22x (the start-up cause) of the real speed-up: the bands
+replayed at 0.27-0.45x (8-sample batches) and 0.07-0.22x (the start-up cause) of the real speed-up: the bands
 exclude that. They are wide because the real ratio itself moves with the machine's load (the 8-sample row
 measured 10x to 34x real on a shared 2-core machine within an hour). ``batch_size=32``, the third case of the
 benchmark, replayed within the noise before as after (0.9-1.1x of real in turn on this machine): what was
@@ -28,7 +28,7 @@ ROUNDS = 3
 
 # cause, change, the band the replayed / real speed-up must land in
 CASES = [("ipc", {"num_workers": 0}, 0.55, 1.8),
-         ("startup", {"num_workers": 0}, 0.4, 2.5)]
+         ("startup", {"num_workers": 0}, 0.33, 3.0)]  # 16 batches in 2 ms: one pre-emption doubles a run
 
 
 def _rate(frame) -> float:

@@ -14,6 +14,8 @@ from loaderlab.cli.job_commands import split_run
 
 from . import runner
 
+pytestmark = pytest.mark.timing  # judges a real run's timing: run alone (see pyproject's markers)
+
 
 def test_label_is_runs_own_option_before_the_script():
     assert split_run(["--label", "cls", "train.py", "--label", "x"]) == (["--label", "cls"], ["train.py", "--label", "x"])

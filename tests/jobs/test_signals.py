@@ -18,7 +18,7 @@ from loaderlab.jobs.read import load_any
 from tests.jobs import scripts
 from tests.jobs.runner import read_until, start, write
 
-pytestmark = pytest.mark.slow  # each test starts Python with torch in a subprocess (seconds of CPU)
+pytestmark = [pytest.mark.slow, pytest.mark.timing]  # each test starts Python with torch in a subprocess (seconds of CPU)
 
 WAIT_S = 60
 

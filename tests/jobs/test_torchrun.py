@@ -16,7 +16,7 @@ from tests.jobs.runner import TIMEOUT_S, cli, env, write
 TORCHRUN = Path(sys.executable).with_name("torchrun")
 
 pytestmark = [pytest.mark.slow,
-              pytest.mark.skipif(not TORCHRUN.exists(), reason="torchrun is not in this environment")]
+              pytest.mark.skipif(not TORCHRUN.exists(), reason="torchrun is not in this environment"), pytest.mark.timing]
 
 
 @pytest.fixture(scope="module")

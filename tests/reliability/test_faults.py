@@ -26,6 +26,8 @@ from loaderlab.trace.io import load_trace, save_trace
 from loaderlab.trace.result import StuckWorker, TimeCapped, as_run, events_of, to_frame
 from loaderlab.ui.texts import EN
 
+pytestmark = pytest.mark.timing  # judges a real run's timing: run alone (see pyproject's markers)
+
 ROOT = Path(__file__).resolve().parents[2]
 FAULT_AT = 37  # in batch 2 (batch_size 16), which worker 0 fetches: tasks go round-robin
 BASE = RunConfig(n_samples=200, cost_ms=0.2, consumer_ms=0.0, num_workers=2, fault_index=FAULT_AT)

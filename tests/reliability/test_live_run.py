@@ -22,6 +22,8 @@ from loaderlab.scenarios.queue import FairQueue
 from loaderlab.scenarios.run import RunConfig
 from loaderlab.trace.result import UserStopped
 
+pytestmark = pytest.mark.timing  # judges a real run's timing: run alone (see pyproject's markers)
+
 ROOT = Path(__file__).resolve().parents[2]
 HUNG = RunConfig(n_samples=200, cost_ms=0.2, consumer_ms=0.0, num_workers=2, fault="hang", fault_index=37)
 STALL_S = 1.5

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from loaderlab.cli import main as cli_main
 from loaderlab.trace.io import save_trace
 from tests.trace.planted import record_cause
+
+pytestmark = pytest.mark.timing  # judges a real run's timing: run alone (see pyproject's markers)
 
 
 def test_the_json_report_of_a_straggler_run(tmp_path, capsys):

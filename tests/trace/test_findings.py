@@ -15,6 +15,8 @@ from loaderlab.trace.report import report_text
 from loaderlab.trace import tables
 from tests.trace import faulty
 
+pytestmark = pytest.mark.timing  # judges a real run's timing: run alone (see pyproject's markers)
+
 
 @functools.lru_cache(maxsize=None)
 def findings_of(build, *args, **kwargs) -> list[F.Finding]:

@@ -21,6 +21,8 @@ from loaderlab.trace import analysis, slow
 from loaderlab.trace import findings as F
 from loaderlab.trace.report import report_text
 
+pytestmark = pytest.mark.timing  # judges a real run's timing: run alone (see pyproject's markers)
+
 EVERY, N = 200, 2000
 
 

@@ -9,6 +9,8 @@ from loaderlab.trace.summary import summarise
 from loaderlab.trace.verdict import verdict
 from tests.trace.planted import record_cause
 
+pytestmark = pytest.mark.timing  # judges a real run's timing: run alone (see pyproject's markers)
+
 # Planted causes whose fix is large (2x and more on 2 busy cores), so that a real re-run shows it.
 FIXABLE = ("ipc", "ipc_torch", "startup", "straggler", "workers", "main_process")
 

@@ -8,6 +8,8 @@ from loaderlab.trace import finding_texts
 from loaderlab.trace.verdict import VERDICT_KINDS, verdict
 from tests.trace.planted import Tiny, record_cause
 
+pytestmark = pytest.mark.timing  # judges a real run's timing: run alone (see pyproject's markers)
+
 CAUSES = {"ipc": "ipc", "ipc_torch": "ipc", "workers": "workers", "main_process": "main_process",
           "consumer": "consumer", "startup": "startup", "straggler": "straggler", "none": "none"}
 

@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parents[2]
 TIMELINES = str(ROOT / "pages" / "3_Worker_timelines.py")
 SMALL = dict(n_samples=48, batch_size=4, cost_ms=1.0, consumer_ms=2.0)
 
-pytestmark = pytest.mark.usefixtures("fresh_cache")
+pytestmark = [pytest.mark.usefixtures("fresh_cache"), pytest.mark.timing]
 
 
 def _page(path: str, **state) -> AppTest:

@@ -17,7 +17,7 @@ TIMEOUT_S = 120
 OPENINGS = {"slow_worker": "Worker 1 is", "loader_bound": "Loader-bound:", "class_imbalance": "Epoch 0: label 1 is",
             "iterable_duplicates": "Epoch 0: the workers yielded", "padding_waste": "Epoch 0: "}
 
-pytestmark = pytest.mark.usefixtures("fresh_cache")
+pytestmark = [pytest.mark.usefixtures("fresh_cache"), pytest.mark.timing]
 
 
 def shown_texts(at: AppTest) -> list[str]:

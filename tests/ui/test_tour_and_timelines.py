@@ -24,7 +24,7 @@ TIMEOUT_S = 120
 SMALL = dict(n_samples=48, batch_size=4, cost_ms=1.0, consumer_ms=2.0)
 STRAGGLER = dict(straggler_index=10, straggler_ms=300.0)  # index 10: task 2, worker 0
 
-pytestmark = pytest.mark.usefixtures("fresh_cache")
+pytestmark = [pytest.mark.usefixtures("fresh_cache"), pytest.mark.timing]
 
 
 def _page(path: str, **state) -> AppTest:

@@ -43,6 +43,14 @@ def key_ids(table: pd.DataFrame | Mapping[str, np.ndarray], keys: list[str]) -> 
     combined = fold(table, keys) if keys else np.zeros(0, np.int64)
     if combined is None:
         return pd.DataFrame({k: np.asarray(table[k]) for k in keys}).groupby(keys, sort=False).ngroup().to_numpy(np.int64)
+    span = int(combined.max()) + 1 if len(combined) else 0
+    if span <= 2 * len(combined):  # few possible keys (epoch, batch): numbered through an array, not a hash table
+        first = np.full(span, len(combined), np.int64)
+        np.minimum.at(first, combined, np.arange(len(combined)))
+        seen = np.flatnonzero(first < len(combined))
+        number = np.empty(span, np.int64)
+        number[seen[np.argsort(first[seen], kind="stable")]] = np.arange(len(seen))
+        return number[combined]
     return pd.factorize(combined)[0].astype(np.int64)
 
 

@@ -235,5 +235,14 @@ def positions(f: pd.DataFrame, *kinds: str) -> np.ndarray:
     return at if at is not None else np.flatnonzero(f["kind"].isin(kinds).to_numpy())
 
 
-# The worker-process tables live in .processes (they use the lookups above); importable from here as before.
-from .processes import idle_intervals, worker_processes, worker_tasks  # noqa: E402,F401
+_PROCESS_TABLES = ("idle_intervals", "worker_processes", "worker_tasks")
+
+
+def __getattr__(name: str):
+    """The worker-process tables live in :mod:`.processes` (they use the lookups above); importable from here as
+    before, looked up on first use so that either module may be imported first."""
+    if name in _PROCESS_TABLES:
+        from . import processes
+
+        return getattr(processes, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

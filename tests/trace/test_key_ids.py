@@ -23,3 +23,10 @@ def test_key_ids_number_keys_as_groupby_does(seed):
     assert (key_ids(wide, keys) == wide.groupby(keys, sort=False).ngroup().to_numpy()).all()
     text = table.assign(worker=table["worker"].astype(str))  # not all ints: groupby itself
     assert (key_ids(text, keys) == want).all()
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_few_possible_keys_are_numbered_as_groupby_does(seed):
+    rng = np.random.default_rng(seed)  # epoch × batch spans fewer values than rows: the array path
+    table = pd.DataFrame({"epoch": rng.integers(0, 3, 5000).astype("int32"), "batch": rng.integers(-1, 40, 5000)})
+    assert (key_ids(table, ["epoch", "batch"]) == table.groupby(["epoch", "batch"], sort=False).ngroup()).all()

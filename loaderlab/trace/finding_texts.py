@@ -345,9 +345,9 @@ TEXTS = {
         "ko": "워커:",
     },
     "report.worker_row": {
-        "en": "  worker {worker} (pid {pid}, from epoch {epoch}): start-up {startup} s, busy {busy} s "
+        "en": "  worker {worker} (pid {pid}, from epoch {epoch}): start-up {startup}, busy {busy} s "
             "({busy_share}), idle {idle} s, of which {capped} s at the prefetch cap",
-        "ko": "  워커 {worker}(pid {pid}, 에폭 {epoch}부터): 시작 {startup}초, 작업 {busy}초({busy_share}), "
+        "ko": "  워커 {worker}(pid {pid}, 에폭 {epoch}부터): 시작 {startup}, 작업 {busy}초({busy_share}), "
             "유휴 {idle}초(그중 프리페치 상한에 걸린 시간 {capped}초)",
     },
     "report.findings": {
@@ -362,6 +362,9 @@ TEXTS = {
         "en": "  [{severity}] {kind}: {message}",
         "ko": "  [{severity}] {kind}: {message}",
     },
+    # a worker's start-up: stock torch workers say nothing of theirs (no ready event to measure it from)
+    "report.startup_s": {"en": "{value} s", "ko": "{value}초"},
+    "report.startup_unknown": {"en": "not traced", "ko": "기록되지 않음"},
     "report.na": {
         "en": "n/a",
         "ko": "해당 없음",

@@ -56,6 +56,10 @@ def _report(frame: pd.DataFrame | Run, lang: str, suggestions: list | None = Non
     def share(value: float) -> str:
         return na if math.isnan(value) else f"{value:.0%}"
 
+    def startup(value: float) -> str:
+        return (text("report.startup_unknown", lang) if value is None or math.isnan(value)
+                else text("report.startup_s", lang, value=s(value)))
+
     lines = [text("report.title", lang), ""]
     found_settings = settings(frame)
     if found_settings:
@@ -85,7 +89,7 @@ def _report(frame: pd.DataFrame | Run, lang: str, suggestions: list | None = Non
         lines += ["", text("report.workers", lang)]
         for r in util.itertuples():
             lines.append(text("report.worker_row", lang, worker=r.worker, pid=r.pid, epoch=r.epoch,
-                              startup=s(r.startup_s), busy=s(r.busy_s), busy_share=share(r.busy_fraction),
+                              startup=startup(r.startup_s), busy=s(r.busy_s), busy_share=share(r.busy_fraction),
                               idle=s(r.idle_s), capped=s(r.capped_idle_s)))
 
     found = all_findings(frame)

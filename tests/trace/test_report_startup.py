@@ -1,0 +1,28 @@
+"""The report's worker rows: a start-up the trace measured is in seconds; a stock torch worker's, which no
+event measures, is said to be not traced (it printed "start-up n/a s")."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from loaderlab.trace.report import report_text
+from tests.trace import faulty
+
+
+def _worker_rows(text: str) -> list[str]:
+    return [line for line in text.splitlines() if line.lstrip().startswith(("worker ", "워커 "))]
+
+
+@pytest.mark.parametrize("lang, unknown", [("en", "start-up not traced,"), ("ko", "시작 기록되지 않음,")])
+def test_stock_workers_start_up_is_said_to_be_not_traced(lang, unknown):
+    rows = _worker_rows(report_text(faulty.stock_torch_trace(), lang))
+    assert len(rows) == 2 and all(unknown in row for row in rows), rows
+    assert not any("n/a" in row or "해당 없음" in row for row in rows)
+
+
+@pytest.mark.parametrize("lang, measured", [("en", r"start-up \d+\.\d{3} s,"), ("ko", r"시작 \d+\.\d{3}초,")])
+def test_loaderlabs_workers_start_up_is_in_seconds(lang, measured):
+    rows = _worker_rows(report_text(faulty.clean_trace(), lang))
+    assert rows and all(re.search(measured, row) for row in rows), rows

@@ -7,7 +7,8 @@ drawn its first run, then — all at the same moment — each attendee clicks th
 different place (N different settings, so N different runs: the worst case; identical settings would share
 one). Each attendee's *wait* is the time from their click until their page has finished its script run and
 drawn the figure again. It counts errors (an exception box, "server is busy") and how many attendees saw
-their place in line.
+their place in line; per round, the CPU of the server, the browsers and everything else, and per page change
+(``per_change``) the server's and browsers' CPU and each page's own counts (:mod:`page_meter`).
 
     .venv/bin/python benchmarks/classroom_load.py --attendees 20 [--rounds 2] [--page /] [--json out.json]
 

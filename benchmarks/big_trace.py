@@ -8,7 +8,9 @@ and every later step read it compact (``load_trace(path, compact=True)``: catego
 values fit; ``--full`` for the exact table). Each step runs in a fresh subprocess that loads the saved
 ``.lltrace`` file first (except ``save``), so its peak memory (``ru_maxrss``, imports included: ~290 MB) is the
 step's own; the time is the step alone, wall and CPU (all threads; on a shared machine the CPU time is the
-steadier number). ``save`` writes the trace an epoch at a time with :class:`~loaderlab.trace.columnar.TraceWriter`,
+steadier number). ``cli_report`` / ``cli_export`` run ``python -m loaderlab report --no-replay`` / ``export``
+in-process on the file (what a user runs): their time includes reading the file, as the command does.
+``save`` writes the trace an epoch at a time with :class:`~loaderlab.trace.columnar.TraceWriter`,
 as a run would, and its time includes making those epochs. ``PAGE_RENDER`` is the hook for the dashboard's first-render timing (``None`` until it exists):
 a callable ``(frame) -> None`` run as one more step.
 """
@@ -46,7 +48,8 @@ def _page_render(frame: pd.DataFrame) -> None:  # the "Your trace" page's first 
 
 
 PAGE_RENDER: Callable[[pd.DataFrame], None] | None = _page_render  # the dashboard helper plugs its first render in here
-STEPS = ("save", "load", "load_compact", "report", "findings", "export")
+STEPS = ("save", "load", "load_compact", "report", "findings", "export", "cli_report", "cli_export")
+CLI_STEPS = {"cli_report": ["report", "--no-replay"], "cli_export": ["export"]}  # what a user runs, load included
 COMPACT = True  # report, findings, export and page load the compact table (load_trace(..., compact=True)); --full: not
 STEP_TIMEOUT_S = 900
 
@@ -196,6 +199,19 @@ def _step(step: str, trace: str, work: str) -> dict:
                 rows += len(chunk)
             writer.set_meta("epochs", epochs)
         return {"s": time.perf_counter() - start, "cpu_s": time.process_time() - cpu, "events": rows}
+    if step in CLI_STEPS:  # the command line's own path (it loads the file itself): its time includes the load
+        import contextlib
+
+        from loaderlab.cli import main
+        args = [*CLI_STEPS[step][:1], trace, *CLI_STEPS[step][1:]]
+        if step == "cli_export":
+            args += ["--chrome", os.path.join(work, "cli_chrome.json")]
+        start, cpu = time.perf_counter(), time.process_time()
+        with open(os.devnull, "w") as sink, contextlib.redirect_stdout(sink):
+            code = main(args)
+        if code:
+            raise SystemExit(f"{' '.join(args)} exited with {code}")
+        return {"s": time.perf_counter() - start, "cpu_s": time.process_time() - cpu}
     start, cpu = time.perf_counter(), time.process_time()
     frame = load_trace(trace, compact=step == "load_compact" or (step != "load" and os.environ.get(
         "BIG_TRACE_COMPACT", "1") == "1"))

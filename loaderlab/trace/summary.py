@@ -141,7 +141,8 @@ class RunSummary:
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-able (NaN stays NaN: the CLI writes it as null)."""
-        return {"batches": self.batches, "samples": self.samples, "epochs": self.epochs, "wall_s": self.wall_s,
+        samples = int(self.samples) if self.samples == self.samples else self.samples  # a count; NaN: unknown
+        return {"batches": self.batches, "samples": samples, "epochs": self.epochs, "wall_s": self.wall_s,
                 "batches_per_s": self.batches_per_s, "samples_per_s": self.samples_per_s,
                 "wait_share": self.wait_share, "wait_s": self.loop.wait_s, "first_wait_s": self.loop.first_wait_s,
                 "step_s": self.loop.consume_s, "num_workers": self.num_workers,

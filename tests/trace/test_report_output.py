@@ -1,5 +1,5 @@
-"""The report's worker rows: a start-up the trace measured is in seconds; a stock torch worker's, which no
-event measures, is said to be not traced (it printed "start-up n/a s")."""
+"""The report's output: a start-up the trace measured is in seconds; a stock torch worker's, which no
+event measures, is said to be not traced (it printed "start-up n/a s"); counts are integers in --json."""
 
 from __future__ import annotations
 
@@ -26,3 +26,9 @@ def test_stock_workers_start_up_is_said_to_be_not_traced(lang, unknown):
 def test_loaderlabs_workers_start_up_is_in_seconds(lang, measured):
     rows = _worker_rows(report_text(faulty.clean_trace(), lang))
     assert rows and all(re.search(measured, row) for row in rows), rows
+
+
+def test_the_json_summary_counts_samples_as_an_integer():
+    from loaderlab.trace.summary import summarise
+    out = summarise(faulty.clean_trace()).as_dict()
+    assert out["samples"] == 64 and type(out["samples"]) is int  # 32 samples × 2 epochs (it printed 64.0)

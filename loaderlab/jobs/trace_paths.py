@@ -15,6 +15,8 @@ from ..trace.io import TraceFileError
 from . import read
 
 SUFFIXES = (EXTENSION, ".json")  # the only files the dashboard reads from the server's disk
+# A server others reach (a workshop) can keep the live view to some folders: os.pathsep-separated; unset: any.
+DIRS_ENV = "LOADERLAB_TRACE_DIRS"
 MAX_FOLDERS = 2_000  # folders looked through for recent traces, at most
 
 
@@ -26,11 +28,22 @@ class PathRefused(TraceFileError):
         self.reason, self.path = reason, path
 
 
+def allowed_dirs() -> list[str]:
+    """The folders ``LOADERLAB_TRACE_DIRS`` allows (resolved), or [] when it is unset: any folder."""
+    return [os.path.realpath(os.path.expanduser(d)) for d in os.environ.get(DIRS_ENV, "").split(os.pathsep) if d]
+
+
 def check_path(path: str) -> None:
-    """Refuse what the dashboard must not read: a file not ending in .lltrace or .json (one sentence)."""
+    """Refuse what the dashboard must not read: a file not ending in .lltrace or .json, or one outside the
+    folders ``LOADERLAB_TRACE_DIRS`` allows (symbolic links resolved first) — one sentence each."""
     if not path.endswith(SUFFIXES):
         raise PathRefused("suffix", path, f"{path} is not a trace file: the dashboard reads only files ending in "
                                           f"{' or '.join(SUFFIXES)} from this machine.")
+    dirs = allowed_dirs()
+    real = os.path.realpath(path)
+    if dirs and not any(os.path.commonpath([real, d]) == d for d in dirs):
+        raise PathRefused("outside", path, f"{path} is outside the folders this server reads traces from "
+                                           f"({os.pathsep.join(dirs)}, set by {DIRS_ENV}).")
 
 
 def trace_files(path: str) -> list[str]:

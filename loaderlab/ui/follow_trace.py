@@ -76,7 +76,8 @@ def status(follower: follow.Follower, frame: pd.DataFrame, now: float | None = N
 def path_error(exc: TraceFileError) -> str:
     """One sentence in the page's language for a path the live view cannot follow."""
     if isinstance(exc, trace_paths.PathRefused):
-        return t(f"jobs.follow.error.{exc.reason}", path=exc.path, cwd=os.getcwd())
+        return t(f"jobs.follow.error.{exc.reason}", path=exc.path, cwd=os.getcwd(),
+                 dirs=os.pathsep.join(trace_paths.allowed_dirs()))
     return t("jobs.follow.error.other", detail=exc)
 
 

@@ -3,6 +3,8 @@ half-written messages are read once whole, and the result is what a full read of
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pandas as pd
 import pandas.testing as pdt
@@ -167,3 +169,20 @@ def test_a_rank_file_that_appears_later_joins_the_trace(tmp_path):
     merged = follower.poll()
     assert len(merged) == 50 and sorted(merged["rank"].unique()) == [0, 1] and follower.closed
     follower.close()
+
+
+def test_a_server_can_keep_the_live_view_to_its_trace_folders(tmp_path, monkeypatch):
+    allowed, other = tmp_path / "traces", tmp_path / "private"
+    allowed.mkdir(), other.mkdir()
+    for folder in (allowed, other):
+        with TraceWriter(str(folder / "job.lltrace"), META) as w:
+            w.write_frame(chunk(0, 8))
+    (allowed / "link.lltrace").symlink_to(other / "job.lltrace")  # a link out of the folder is outside too
+    monkeypatch.setenv(trace_paths.DIRS_ENV, f"{tmp_path / 'nowhere'}{os.pathsep}{allowed}")
+    assert trace_paths.trace_files(str(allowed / "job.lltrace")) == [str(allowed / "job.lltrace")]
+    for path in (other / "job.lltrace", allowed / "link.lltrace", allowed / ".." / "private" / "job.lltrace"):
+        with pytest.raises(trace_paths.PathRefused, match="outside the folders this server reads traces from") as e:
+            follow.Follower(str(path))
+        assert e.value.reason == "outside"
+    monkeypatch.delenv(trace_paths.DIRS_ENV)
+    assert follow.Follower(str(other / "job.lltrace")).path  # unset: any folder, as before

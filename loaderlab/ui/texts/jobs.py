@@ -103,6 +103,10 @@ TEXTS = {
             "machine.",
         "ko": "{path}은(는) 트레이스 파일이 아닙니다: 대시보드는 이 컴퓨터에서 .lltrace 또는 .json으로 끝나는 파일만 읽습니다.",
     },
+    "jobs.follow.error.outside": {
+        "en": "{path} is outside the folders this server reads traces from ({dirs}, set by LOADERLAB_TRACE_DIRS).",
+        "ko": "{path}은(는) 이 서버가 트레이스를 읽는 폴더({dirs}, LOADERLAB_TRACE_DIRS로 지정) 밖에 있습니다.",
+    },
     "jobs.follow.error.not_trace": {
         "en": "{path} is not a LoaderLab trace (it does not start as a .lltrace file does); follow a file that "
             "`python -m loaderlab run` writes.",

@@ -26,9 +26,9 @@ from .audits import RNG_PREFIX, _per_label, is_class, is_iterable, is_rng, label
 from .memory import memory_findings as memory_checks
 from .stalls import stall_checks
 from ..engine import events as ev
-from .shared import shared_tables
+from .shared import release, shared_tables
 from .orders import epoch_orders
-from .tables import normal, rows, settings
+from .tables import normal, paired_rows, rows, settings
 
 __all__ = ["SEVERITIES", "TEMPLATES", "Finding", "all_findings", "correctness_findings", "label_audit",
            "label_findings", "memory_findings", "padding_audit", "padding_findings", "stall_findings"]
@@ -265,6 +265,9 @@ def memory_findings(frame: pd.DataFrame) -> list[Finding]:
 def all_findings(frame: pd.DataFrame) -> list[Finding]:
     """Every finding the trace supports, most severe first (labels and lengths from ``sample_info``)."""
     with shared_tables():  # the checks read the same worker, wait and sample tables
-        found = (stall_findings(frame) + correctness_findings(frame) + label_findings(frame)
-                 + padding_findings(frame) + memory_findings(frame))
+        found = stall_findings(frame)
+        release(paired_rows)  # the fetch pairs: only the stall checks (and the verdict, before them) read them
+        found += correctness_findings(frame) + label_findings(frame) + padding_findings(frame)
+        release(samples)
+        found += memory_findings(frame)
     return sorted(found, key=lambda x: SEVERITIES.index(x.severity))

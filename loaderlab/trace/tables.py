@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import weakref
+from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
@@ -203,30 +204,52 @@ def hand_overs(f: pd.DataFrame) -> pd.DataFrame:
 
 @shared
 def paired_rows(f: pd.DataFrame, begin: str, end: str, keys: list[str]) -> pd.DataFrame:
-    """:func:`pair` of ``f``'s ``begin`` and ``end`` rows, copying only the columns it reads."""
-    return pair(rows(f, begin, columns=keys + ["t_s"]), rows(f, end, columns=keys + ["t_s"]), keys)
+    """:func:`pair` of ``f``'s ``begin`` and ``end`` rows, copying only what the result holds (the keys are read
+    from the table one column at a time: a big trace's fetches are millions of rows)."""
+    at_begin, at_end = positions(f, begin), positions(f, end)
+    out = f[keys + ["t_s"]].take(at_begin).rename(columns={"t_s": "start_s"}).reset_index(drop=True)
+    at = _match(_Gathered(f, at_begin, at_end), len(at_begin), len(at_end), keys)
+    t_end = f["t_s"].to_numpy(dtype=float)[at_end]
+    out["end_s"] = np.where(at >= 0, t_end[np.maximum(at, 0)] if len(t_end) else np.nan, np.nan)
+    return out
 
 
 def pair(begins: pd.DataFrame, ends: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     """Match the n-th begin of each key with the n-th end: ``keys + [start_s, end_s]`` (end NaN if none)."""
     out = begins[keys + ["t_s"]].rename(columns={"t_s": "start_s"}).reset_index(drop=True)
-    # One id per key over begins and ends together, then each row's rank among its key's rows: the n-th begin
-    # meets the n-th end where (id, rank) match (a merge on all the keys cost a big trace a tenth of its report)
-    group = key_ids(Joined(begins, ends, keys), keys) if len(begins) + len(ends) else np.zeros(0, np.int64)
-    ids = int(group.max()) + 1 if len(group) else 0
-    front, back = group[:len(begins)], group[len(begins):]
-    if ids and np.bincount(front, minlength=ids).max() <= 1 and np.bincount(back, minlength=ids).max() <= 1:
-        where = np.full(ids, -1, np.int64)  # each key begins and ends at most once (a sample's fetch): no ranks
-        where[back] = np.arange(len(back))
-        at = where[front]
-    else:
-        nth = np.r_[rank_in_group(front), rank_in_group(back)]
-        width = int(nth.max()) + 1 if len(nth) else 1
-        key = group * width + nth
-        at = pd.Index(key[len(begins):]).get_indexer(key[:len(begins)])
+    at = _match(Joined(begins, ends, keys), len(begins), len(ends), keys)
     end = ends["t_s"].to_numpy(dtype=float)
     out["end_s"] = np.where(at >= 0, end[np.maximum(at, 0)] if len(end) else np.nan, np.nan)
     return out
+
+
+class _Gathered(Joined):
+    """A table's key columns at the begin rows, then at the end rows, each made only when asked for."""
+
+    def __init__(self, f: pd.DataFrame, at_begin: np.ndarray, at_end: np.ndarray) -> None:
+        self._f, self._begin, self._end = f, at_begin, at_end
+
+    def __getitem__(self, key: str) -> np.ndarray:
+        column = self._f[key].to_numpy()
+        return np.concatenate((column[self._begin], column[self._end]))
+
+
+def _match(keyed: Mapping, n_begins: int, n_ends: int, keys: list[str]) -> np.ndarray:
+    """For each begin, the position among the ends of its end (-1: none): the n-th begin of a key meets the
+    n-th end of that key. ``keyed``: the begins' then the ends' key columns (:class:`~.groups.Joined`)."""
+    # One id per key over begins and ends together, then each row's rank among its key's rows: the n-th begin
+    # meets the n-th end where (id, rank) match (a merge on all the keys cost a big trace a tenth of its report)
+    group = key_ids(keyed, keys) if n_begins + n_ends else np.zeros(0, np.int64)
+    ids = int(group.max()) + 1 if len(group) else 0
+    front, back = group[:n_begins], group[n_begins:]
+    if ids and np.bincount(front, minlength=ids).max() <= 1 and np.bincount(back, minlength=ids).max() <= 1:
+        where = np.full(ids, -1, np.int64)  # each key begins and ends at most once (a sample's fetch): no ranks
+        where[back] = np.arange(len(back))
+        return where[front]
+    nth = np.r_[rank_in_group(front), rank_in_group(back)]
+    width = int(nth.max()) + 1 if len(nth) else 1
+    key = group * width + nth
+    return pd.Index(key[n_begins:]).get_indexer(key[:n_begins])
 
 
 def positions(f: pd.DataFrame, *kinds: str) -> np.ndarray:

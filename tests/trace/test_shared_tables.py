@@ -88,3 +88,13 @@ class _no_scope:
 
     def __exit__(self, *exc):
         return False
+
+
+def test_released_tables_are_computed_again(trace, monkeypatch):
+    calls = _counting(monkeypatch)
+    with shared_tables():
+        first = tables.worker_processes(trace)
+        shared.release(tables.worker_processes)
+        again = tables.worker_processes(trace)
+    assert len(calls) == 2
+    pd.testing.assert_frame_equal(first, again)

@@ -139,3 +139,13 @@ def test_the_home_page_links_the_lessons_first_in_the_chosen_language():
     assert not at.exception
     first = at.main.get("page_link")[0].proto
     assert first.page == "Lessons" and KO["tour.link.0_Lessons"] in first.label
+
+
+def test_lesson_runs_sample_no_memory_and_are_otherwise_the_lessons_own(monkeypatch):
+    from loaderlab.ui import lessons_page
+    asked = []
+    monkeypatch.setattr(lessons_page, "cached_run", lambda config: asked.append(config) or "run")
+    for lesson in [lesson for lesson in LESSONS if lesson.runner is None]:
+        assert lessons_page._result(lesson) == "run"
+        assert asked[-1].sample_memory is False  # no lesson draws memory; a room of runs skips sampling it
+        assert {**vars(asked[-1]), "sample_memory": True} == vars(lesson.config())

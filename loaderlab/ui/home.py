@@ -17,11 +17,10 @@ from ..figures.tour import (
     BOXES,
     NOTE_KEYS,
     SEGMENTS,
-    batch_journey,
-    handed_batches,
     journey_notes,
     tour_figure,
 )
+from ..trace.journey import batch_journey, handed_batches
 from .language import page_setup
 from .outcome import show_warnings
 from .settings import cached_run, sidebar_config, torch_code

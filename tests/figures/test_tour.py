@@ -13,8 +13,8 @@ import plotly.graph_objects as go
 import plotly.io as pio
 import pytest
 
-from loaderlab.figures.tour import (BOX_NAME_KEYS, BOXES, HIGHLIGHT, NOTE_KEYS, SEGMENTS, batch_journey,
-                                    handed_batches, journey_notes, tour_figure)
+from loaderlab.figures.tour import BOX_NAME_KEYS, BOXES, HIGHLIGHT, NOTE_KEYS, SEGMENTS, journey_notes, tour_figure
+from loaderlab.trace.journey import batch_journey, handed_batches
 from loaderlab.scenarios.run import RunConfig, run
 from loaderlab.trace.analysis import main_wait
 from loaderlab.trace.tables import hand_overs, normal

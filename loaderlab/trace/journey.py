@@ -1,6 +1,6 @@
 """One batch's journey through the DataLoader, read from a recorded run: where it was, and when.
 
-The pipeline tour's data (:mod:`loaderlab.figures.tour` words and draws it). Input: a run
+The pipeline tour's data, a finished table for :mod:`loaderlab.figures.tour` to word and draw. Input: a run
 (:class:`loaderlab.trace.result.Run`, whose ``loader`` gives the settings) or an events table as
 :func:`loaderlab.record` returns it. Knows the event vocabulary, pandas and numpy; nothing of plotly,
 streamlit or any language. Every lookup reads the batch's own rows (taken once by position), the hand-overs,
@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from ..engine import events as ev
-from ..trace.tables import batch_indices, hand_overs, normal, pair, rows, settings
+from .tables import batch_indices, hand_overs, normal, pair, rows, settings
 
 
 @dataclass(frozen=True)

@@ -84,8 +84,8 @@ def write_chrome(frame: pd.DataFrame, out: TextIO, *, start_s: float | None = No
 
 
 def _cut(events: pd.DataFrame, t0: int, start_s: float | None, end_s: float | None, epoch: int | None) -> pd.DataFrame:
-    """The rows an export with these cuts needs: the epoch's rows; for a window, every row of a task with a
-    row in it, main's loop steps and the rows of no task (worker start-up, epochs), so spans crossing an edge
+    """The rows an export with these cuts needs: the epoch's rows; for a window, every row of a task whose
+    rows' time range meets it, main's loop steps and the rows of no task (worker start-up, epochs), so spans crossing an edge
     are whole. What lies outside the window is dropped after pairing."""
     if epoch is not None:
         events = events[events["epoch"].to_numpy() == epoch]
@@ -98,8 +98,19 @@ def _cut(events: pd.DataFrame, t0: int, start_s: float | None, end_s: float | No
     if end_s is not None:
         inside &= t <= end_s * 1e9
     batch, ep = events["batch"].to_numpy(), events["epoch"].to_numpy()
-    keys = pd.MultiIndex.from_arrays([ep[inside], batch[inside]]).unique()
-    touched = pd.MultiIndex.from_arrays([ep, batch]).isin(keys)
+    # a task is touched when its rows' time range meets the window, not only when a row lies in it: a span
+    # can begin before the window and end after it (a worker's whole batch inside a narrow window)
+    codes, _ = pd.MultiIndex.from_arrays([ep, batch]).factorize()
+    first = np.full(codes.max() + 1 if len(codes) else 0, np.iinfo(np.int64).max, dtype=np.int64)
+    last = np.full(len(first), np.iinfo(np.int64).min, dtype=np.int64)
+    np.minimum.at(first, codes, t)
+    np.maximum.at(last, codes, t)
+    meets = np.ones(len(first), bool)
+    if start_s is not None:
+        meets &= last >= start_s * 1e9
+    if end_s is not None:
+        meets &= first <= end_s * 1e9
+    touched = meets[codes]
     # main's loop steps, all of them: a wait for a batch runs from one step to the next, which may both lie
     # outside the window while the wait crosses it
     loop = events["kind"].isin((ev.EPOCH_BEGIN, ev.CONSUMER_END, ev.BATCH_YIELD, ev.EPOCH_END)).to_numpy()

@@ -79,6 +79,21 @@ def test_a_window_is_what_of_the_whole_export_overlaps_it(traces, name):
         assert cut["otherData"] == whole["otherData"]
 
 
+@pytest.mark.parametrize("name", ["workers", "out_of_order", "pinned"])
+def test_a_window_inside_one_span_keeps_that_span(traces, name):
+    """A 1 µs window in the middle of a span holds none of its rows: the span, begun before and ended after,
+    is still in the cut (it was dropped when a task counted only by its rows in the window)."""
+    frame = traces[name]
+    whole = plain(to_chrome_trace(frame))
+    spans = [e for e in whole if e["ph"] == "X" and e["dur"] > 2]
+    for span in spans[::max(1, len(spans) // 15)]:
+        mid = (span["ts"] + span["dur"] / 2) / 1e6
+        a, b = mid - 0.5e-6, mid + 0.5e-6
+        cut = plain(to_chrome_trace(frame, start_s=a, end_s=b))
+        assert span in cut
+        assert cut == [e for e in whole if e["ts"] <= b * 1e6 and e["ts"] + e.get("dur", 0) >= a * 1e6]
+
+
 @pytest.mark.parametrize("name", ["workers", "out_of_order"])
 def test_an_epoch_is_that_epochs_events_of_the_whole_export(traces, name):
     whole = to_chrome_trace(traces[name])

@@ -14,6 +14,7 @@ from ..figures.queues import queue_animation_figure, queue_depth_figure
 from ..trace import analysis, kinds
 from ..trace.stays import queue_snapshots
 from ..trace.findings import stall_findings
+from ..trace.shared import shared_tables
 from .language import page_setup
 from .outcome import show_warnings
 from .settings import cached_run, sidebar_config, torch_code
@@ -30,6 +31,7 @@ def _peak(depths, queue: str) -> int:
     return int(d.max()) if len(d) else 0
 
 
+@shared_tables()  # the figures, the verdict and the findings count one run's queue stays once
 def main() -> None:
     page_setup("queues")
     config = sidebar_config()

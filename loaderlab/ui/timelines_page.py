@@ -20,6 +20,7 @@ from ..figures.timeline import COLOURS, timeline_figure
 from ..scenarios.run import RunConfig, run
 from ..trace import analysis, kinds
 from ..trace.findings import all_findings
+from ..trace.shared import shared_tables
 from ..trace.timeline import MARKED_KINDS, timeline_spans
 from ..trace.utilisation import capped_idle
 from .language import page_setup
@@ -179,6 +180,7 @@ def _sweep(config: RunConfig) -> None:
                     theme=None, key="timelines_sweep_chart")
 
 
+@shared_tables()  # the figures, the verdict and the findings count one run's queue stays once
 def main() -> None:
     page_setup("timelines")
     config = sidebar_config()

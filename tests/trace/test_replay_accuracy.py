@@ -24,6 +24,8 @@ from loaderlab.trace.summary import summarise
 
 from .planted import record_cause
 
+pytestmark = pytest.mark.timing  # judges a real run's timing: run alone (see pyproject's markers)
+
 ROUNDS = 3
 
 # cause, change, the band the replayed / real speed-up must land in

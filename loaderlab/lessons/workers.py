@@ -17,7 +17,8 @@ from ..trace.analysis import batch_latency, queue_depths, spans, wait_totals
 from ..trace.audits import samples
 from ..trace.findings import correctness_findings
 from ..trace.result import as_run
-from ..trace.tables import hand_overs, normal, rows, worker_processes
+from ..trace.tables import hand_overs, normal, rows
+from ..trace.processes import worker_processes
 from .lesson import BASE, Lesson, loader_settings
 from .runs import seeding_run
 

@@ -25,8 +25,8 @@ import numpy as np
 import pandas as pd
 
 from ..engine import events as ev
-from .tables import (drawn_per_task, hand_overs, idle_intervals, main_pid, normal, paired_rows, rows, trace_end,
-                     worker_processes)
+from .tables import drawn_per_task, hand_overs, main_pid, normal, paired_rows, rows, trace_end
+from .processes import idle_intervals, worker_processes
 from .groups import firsts, key_ids
 from .memory import memory_table
 from .shared import shared

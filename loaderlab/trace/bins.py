@@ -18,7 +18,8 @@ import pandas as pd
 
 from ..engine import events as ev
 from .audits import is_class, plain_label
-from .tables import hand_overs, normal, rows, trace_end, worker_processes, worker_tasks
+from .tables import hand_overs, normal, rows, trace_end
+from .processes import worker_processes, worker_tasks
 from .utilisation import queue_depths
 
 BINS = 300  # bins across a whole run: a heatmap row of 300 cells is cheap to draw and still shows an epoch's shape

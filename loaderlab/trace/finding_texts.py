@@ -362,8 +362,7 @@ TEXTS = {
         "en": "  [{severity}] {kind}: {message}",
         "ko": "  [{severity}] {kind}: {message}",
     },
-    # a worker's start-up: stock torch workers say nothing of theirs (no ready event to measure it from)
-    "report.startup_s": {"en": "{value} s", "ko": "{value}초"},
+    "report.startup_s": {"en": "{value} s", "ko": "{value}초"},  # stock torch workers' start-up: no event measures it
     "report.startup_unknown": {"en": "not traced", "ko": "기록되지 않음"},
     "report.na": {
         "en": "n/a",

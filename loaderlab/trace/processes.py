@@ -1,7 +1,7 @@
 """The worker processes of a trace and what each did: its life, its tasks, the time it held none.
 
 Twin of nothing in torch (its workers keep no such record). Pure functions over the events table, built on the
-lookups of :mod:`.tables` (which re-exports them) and the numpy grouping of :mod:`.groups`: a big trace's
+lookups of :mod:`.tables` and the numpy grouping of :mod:`.groups`: a big trace's
 worker rows are grouped by position, never copied into a table of their own. Knows the event vocabulary and
 pandas; nothing of plotly or streamlit.
 """

@@ -22,7 +22,8 @@ from ..engine import events as ev
 from . import kinds
 from .analysis import LoopWait, batch_latency, loop_wait, main_wait
 from .slow import fetches, sample_fetches, slow_workers, stragglers
-from .tables import main_pid, rows, trace_end, worker_processes, worker_tasks
+from .tables import main_pid, rows, trace_end
+from .processes import worker_processes, worker_tasks
 
 HOL_RATIO, HOL_MIN_S = 5.0, 0.1  # blocked for × the median task time, and at least this long
 STALL_MIN_S = 1.0  # a fetch silent this long at the end of a live trace counts as stalled

@@ -34,7 +34,8 @@ import pandas as pd
 
 from ..engine import events as ev
 from .shared import shared
-from .tables import hand_overs, main_pid, normal, prefetch_cap, rows, settings, trace_end, worker_tasks
+from .tables import hand_overs, main_pid, normal, prefetch_cap, rows, settings, trace_end
+from .processes import worker_tasks
 
 DEPTH_COLUMNS = ["t_s", "queue", "depth"]
 STAY_COLUMNS = ["place", "k", "epoch", "batch", "start_s", "end_s"]

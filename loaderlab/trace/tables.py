@@ -256,16 +256,3 @@ def positions(f: pd.DataFrame, *kinds: str) -> np.ndarray:
     """The positions (ascending) of ``f``'s rows of these kinds, however the table is held."""
     at = kind_positions(f, *kinds)
     return at if at is not None else np.flatnonzero(f["kind"].isin(kinds).to_numpy())
-
-
-_PROCESS_TABLES = ("idle_intervals", "worker_processes", "worker_tasks")
-
-
-def __getattr__(name: str):
-    """The worker-process tables live in :mod:`.processes` (they use the lookups above); importable from here as
-    before, looked up on first use so that either module may be imported first."""
-    if name in _PROCESS_TABLES:
-        from . import processes
-
-        return getattr(processes, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -14,7 +14,8 @@ import pandas as pd
 
 from . import kinds
 from .analysis import spans as all_spans
-from .tables import idle_intervals, normal, worker_processes, worker_tasks
+from .tables import normal
+from .processes import idle_intervals, worker_processes, worker_tasks
 from .utilisation import capped_idle
 
 # Idle with an empty index queue while the main process had prefetch_factor × num_workers tasks out.

@@ -22,7 +22,8 @@ import pandas as pd
 
 from .stays import DEPTH_COLUMNS, queue_depths  # noqa: F401  (re-exported: analysis imports it from here)
 from .shared import shared
-from .tables import idle_intervals, normal, prefetch_cap, trace_end, worker_processes, worker_tasks
+from .tables import normal, prefetch_cap, trace_end
+from .processes import idle_intervals, worker_processes, worker_tasks
 
 CAPPED_COLUMNS = ["pid", "worker", "epoch", "start_s", "end_s"]
 

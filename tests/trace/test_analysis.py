@@ -11,7 +11,7 @@ import math
 import pandas as pd
 import pytest
 
-from loaderlab.trace import analysis, tables
+from loaderlab.trace import analysis, processes, tables
 from loaderlab.trace.utilisation import DEPTH_COLUMNS
 from tests.trace import faulty
 
@@ -204,7 +204,7 @@ def test_workers_wait_on_the_prefetch_cap_when_model_bound():
 
 
 def test_each_epoch_of_non_persistent_workers_has_its_own_processes():
-    procs = tables.worker_processes(faulty.slow_start_trace(False))
+    procs = processes.worker_processes(faulty.slow_start_trace(False))
     assert sorted(zip(procs["epoch"], procs["worker"])) == [(0, 0), (0, 1), (1, 0), (1, 1)]
     assert procs["pid"].nunique() == 4
     util = analysis.worker_utilisation(faulty.slow_start_trace(False))

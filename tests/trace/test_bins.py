@@ -16,7 +16,7 @@ import torch
 import loaderlab
 from loaderlab.trace import analysis, bins
 from loaderlab.trace.audits import samples
-from loaderlab.trace.tables import worker_processes, worker_tasks
+from loaderlab.trace.processes import worker_processes, worker_tasks
 
 
 class Labelled(torch.utils.data.Dataset):

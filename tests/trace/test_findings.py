@@ -9,7 +9,7 @@ import functools
 import pytest
 
 from loaderlab import wording
-from loaderlab.trace import finding_texts, kinds
+from loaderlab.trace import finding_texts, kinds, processes
 from loaderlab.trace import findings as F
 from loaderlab.trace.report import report_text
 from loaderlab.trace import tables
@@ -86,7 +86,7 @@ def test_slow_worker_start_up_is_flagged_every_epoch_without_persistent_workers(
     found = [f for f in F.all_findings(frame) if f.severity != "info"]
     assert [(f.kind, f.epoch, f.batch, f.key) for f in found] == [
         ("slow_first_batch", 0, 0, "slow_first_batch"), ("slow_first_batch", 1, 0, "slow_first_batch")]
-    procs = tables.worker_processes(frame)
+    procs = processes.worker_processes(frame)
     for f in found:  # the named worker is the epoch's last to be ready
         epoch_procs = procs[procs["epoch"] == f.epoch]
         assert f.worker == epoch_procs.loc[epoch_procs["ready_s"].idxmax(), "worker"]

@@ -14,7 +14,7 @@ import pytest
 
 from loaderlab import DataLoader, record
 from loaderlab.engine import events as ev
-from loaderlab.trace import tables
+from loaderlab.trace import processes, tables
 from loaderlab.trace.findings import all_findings
 from loaderlab.trace.report import report_text
 from loaderlab.trace.summary import summarise
@@ -39,8 +39,8 @@ def traces() -> dict[str, pd.DataFrame]:
 def _outputs(frame: pd.DataFrame) -> dict:
     return {"report": report_text(frame), "findings": [f.to_dict() if hasattr(f, "to_dict") else repr(f)
                                                        for f in all_findings(frame)],
-            "summary": repr(summarise(frame)), "tasks": tables.worker_tasks(frame),
-            "procs": tables.worker_processes(frame), "order": tables.sampler_order(frame)}
+            "summary": repr(summarise(frame)), "tasks": processes.worker_tasks(frame),
+            "procs": processes.worker_processes(frame), "order": tables.sampler_order(frame)}
 
 
 @pytest.mark.parametrize("name", ["workers", "single", "persistent", "cut_short"])

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from loaderlab import DataLoader, record
-from loaderlab.trace import shared, tables
+from loaderlab.trace import processes, shared, tables
 from loaderlab.trace.analysis import worker_utilisation
 from loaderlab.trace.findings import all_findings
 from loaderlab.trace.report import report_text
@@ -26,42 +26,42 @@ def trace() -> pd.DataFrame:
 
 def _counting(monkeypatch) -> list:
     calls = []
-    original = tables.worker_processes.__wrapped__
+    original = processes.worker_processes.__wrapped__
 
     @shared.shared
     def counted(frame):
         calls.append(len(frame))
         return original(frame)
 
-    monkeypatch.setattr(tables, "worker_processes", counted)
+    monkeypatch.setattr(processes, "worker_processes", counted)
     return calls
 
 
 def test_a_table_is_computed_once_per_trace_inside_the_scope_and_every_time_outside(trace, monkeypatch):
     calls = _counting(monkeypatch)
-    fresh = tables.worker_processes(trace)
-    tables.worker_processes(trace)
+    fresh = processes.worker_processes(trace)
+    processes.worker_processes(trace)
     assert len(calls) == 2  # no scope: nothing kept
     with shared_tables():
-        first = tables.worker_processes(trace)
-        again = tables.worker_processes(tables.normal(trace))  # a normalised shallow copy: the same trace
+        first = processes.worker_processes(trace)
+        again = processes.worker_processes(tables.normal(trace))  # a normalised shallow copy: the same trace
         with shared_tables():  # a nested scope shares the outer one's tables
-            tables.worker_processes(trace)
+            processes.worker_processes(trace)
         half = trace.iloc[: len(trace) // 2].reset_index(drop=True)  # another trace: computed for itself
-        part = tables.worker_processes(half)
+        part = processes.worker_processes(half)
     assert len(calls) == 4
     pd.testing.assert_frame_equal(first, fresh)
     pd.testing.assert_frame_equal(again, fresh)
-    pd.testing.assert_frame_equal(part, tables.worker_processes(half.copy()))
+    pd.testing.assert_frame_equal(part, processes.worker_processes(half.copy()))
 
 
 def test_a_changed_copy_leaves_the_kept_table_alone(trace):
     with shared_tables():
-        first = tables.worker_processes(trace)
+        first = processes.worker_processes(trace)
         first.loc[:, "end_s"] = -1.0
         first["extra"] = 1
-        second = tables.worker_processes(trace)
-    pd.testing.assert_frame_equal(second, tables.worker_processes(trace))
+        second = processes.worker_processes(trace)
+    pd.testing.assert_frame_equal(second, processes.worker_processes(trace))
     assert "extra" not in second.columns and (second["end_s"] >= 0).all()
 
 
@@ -93,8 +93,8 @@ class _no_scope:
 def test_released_tables_are_computed_again(trace, monkeypatch):
     calls = _counting(monkeypatch)
     with shared_tables():
-        first = tables.worker_processes(trace)
-        shared.release(tables.worker_processes)
-        again = tables.worker_processes(trace)
+        first = processes.worker_processes(trace)
+        shared.release(processes.worker_processes)
+        again = processes.worker_processes(trace)
     assert len(calls) == 2
     pd.testing.assert_frame_equal(first, again)

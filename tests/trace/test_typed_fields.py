@@ -12,7 +12,8 @@ from loaderlab.engine import events as ev
 from loaderlab.trace.frame import EVENT_COLUMNS, from_details
 from loaderlab.trace.io import load_trace, save_trace
 from loaderlab.trace.memory import memory_table
-from loaderlab.trace.tables import hand_overs, sampler_order, worker_processes
+from loaderlab.trace.processes import worker_processes
+from loaderlab.trace.tables import hand_overs, sampler_order
 from tests.helpers.datasets import MapDataset
 
 DATA = Path(__file__).parent / "data"

@@ -14,7 +14,7 @@ import pytest
 
 from loaderlab import DataLoader, record
 from loaderlab.engine import events as ev
-from loaderlab.trace import audits, tables
+from loaderlab.trace import audits, processes, tables
 from loaderlab.trace.tables import main_pid, normal, rows, trace_end
 from tests.helpers.datasets import MapDataset
 
@@ -89,7 +89,7 @@ NAMES = ["workers", "single", "persistent", "ints", "cut_short", "no_exits"]
 
 @pytest.mark.parametrize("name", NAMES)
 def test_worker_processes_equals_the_loop(traces, name):
-    pd.testing.assert_frame_equal(tables.worker_processes(traces[name]), old_worker_processes(traces[name]))
+    pd.testing.assert_frame_equal(processes.worker_processes(traces[name]), old_worker_processes(traces[name]))
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -24,13 +24,7 @@ from tests.trace import faulty
 
 
 def oracle_processes(frame: pd.DataFrame) -> pd.DataFrame:
-    """One row per worker process (a worker restarted each epoch is a new process, with a new pid).
-
-    Columns: ``pid, worker, epoch, start_s`` (main started it), ``ready_s`` (seeded, ``worker_init_fn`` done),
-    ``first_s, last_s`` (its own first and last events; a stack it was asked for does not count),
-    ``last_kind``, ``exit_s`` (its own ``worker_exit``; NaN if it never said goodbye), ``main_exit_s`` (main
-    saw it gone), ``end_s`` (the first of the two exits, else the end of the trace).
-    """
+    """processes.worker_processes as a pandas groupby (the version it replaced): the oracle."""
     f = normal(frame)
     mp = main_pid(f)
     cols = ["pid", "worker", "epoch", "start_s", "ready_s", "first_s", "last_s", "last_kind", "exit_s",

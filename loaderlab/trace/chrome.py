@@ -85,8 +85,8 @@ def write_chrome(frame: pd.DataFrame, out: TextIO, *, start_s: float | None = No
 
 def _cut(events: pd.DataFrame, t0: int, start_s: float | None, end_s: float | None, epoch: int | None) -> pd.DataFrame:
     """The rows an export with these cuts needs: the epoch's rows; for a window, every row of a task whose
-    rows' time range meets it, main's loop steps and the rows of no task (worker start-up, epochs), so spans crossing an edge
-    are whole. What lies outside the window is dropped after pairing."""
+    rows' time range meets it, main's loop steps and the rows of no task (worker start-up, epochs), so spans
+    crossing an edge are whole. What lies outside the window is dropped after pairing."""
     if epoch is not None:
         events = events[events["epoch"].to_numpy() == epoch]
     if start_s is None and end_s is None:

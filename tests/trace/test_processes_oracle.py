@@ -70,13 +70,7 @@ def oracle_processes(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def oracle_tasks(frame: pd.DataFrame, *, procs: pd.DataFrame | None = None) -> pd.DataFrame:
-    """One row per task a worker process worked on: ``pid, worker, epoch, batch, start_s, end_s, open``.
-
-    A task runs from the worker taking it (``index_get``, else its first fetch) to putting its result
-    (``result_put``, else its last event). A task not finished (no ``result_put``; in a trace with none,
-    as from a stock torch DataLoader, no ``collate_end``) is still running (``open``): it ends where its
-    process ends. ``procs``: :func:`worker_processes` of the same frame, if already at hand.
-    """
+    """processes.worker_tasks as a pandas groupby (the version it replaced): the oracle."""
     f = normal(frame)
     mp = main_pid(f)
     kinds = (ev.INDEX_GET, ev.FETCH_BEGIN, ev.FETCH_END, ev.COLLATE_BEGIN, ev.COLLATE_END, ev.RESULT_PUT)

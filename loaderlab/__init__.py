@@ -8,11 +8,14 @@ processes started with spawn or forkserver stay lean.
 
 from importlib import import_module
 
-from .engine import (BatchSampler, DataLoader, Event, ListTracer, RandomSampler, SequentialSampler,
-                     SubsetRandomSampler, Tracer, WeightedRandomSampler, default_collate, default_convert,
-                     get_worker_info)
+_ENGINE = ("BatchSampler", "DataLoader", "Event", "ListTracer", "RandomSampler", "SequentialSampler",
+           "SubsetRandomSampler", "Tracer", "WeightedRandomSampler", "default_collate", "default_convert",
+           "get_worker_info")
 
+# every name is imported on first use, the engine's too: reading a saved trace needs neither torch (~185 MB)
+# nor pandas in a worker
 _LAZY = {
+    **dict.fromkeys(_ENGINE, "loaderlab.engine"),
     "EVENT_COLUMNS": "loaderlab.trace.frame",
     "TraceFileError": "loaderlab.trace.io",
     "load_trace": "loaderlab.trace.io",
@@ -25,24 +28,16 @@ _LAZY = {
     "replay": "loaderlab.trace.replay",
 }
 
-__all__ = sorted([
-    "BatchSampler",
-    "DataLoader",
-    "Event",
-    "ListTracer",
-    "RandomSampler",
-    "SequentialSampler",
-    "SubsetRandomSampler",
-    "Tracer",
-    "WeightedRandomSampler",
-    "default_collate",
-    "default_convert",
-    "get_worker_info",
-    *_LAZY,
-])
+__all__ = sorted(_LAZY)
 
 
 def __getattr__(name: str):
     if name in _LAZY:
-        return getattr(import_module(_LAZY[name]), name)
+        value = getattr(import_module(_LAZY[name]), name)
+        globals()[name] = value
+        return value
     raise AttributeError(f"module 'loaderlab' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})

@@ -13,7 +13,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-import torch.utils.data
 
 from ..engine import events as ev
 from ..engine import records as rec
@@ -231,6 +230,8 @@ def from_details(frame: pd.DataFrame) -> pd.DataFrame:
 def loader_settings(loader) -> dict[str, Any]:
     """The loader's arguments that shape a trace, as plain JSON-able values (a run's ``Run.loader``; a trace
     file's ``settings``)."""
+    import torch.utils.data  # here: the analysis that reads a saved trace never needs torch (~185 MB)
+
     ctx = loader.multiprocessing_context
     return {
         "dataset": type(loader.dataset).__name__,

@@ -7,6 +7,7 @@ import io
 import json
 import warnings
 
+import numpy as np
 import pandas as pd
 import pytest
 import torch.utils.data
@@ -131,3 +132,15 @@ def test_a_cut_outside_the_trace_is_one_line_naming_the_flag(traces, tmp_path, m
     err = capsys.readouterr().err
     assert exit_info.value.code == 2 and fragment in err and err.count("\n") == 1
     assert not (tmp_path / "out.json").exists()
+
+
+@pytest.mark.parametrize("n, spread", [(0, 1), (1, 1), (7, 2), (5000, 40), (5000, 5000)])
+def test_the_write_order_is_one_lexsort_of_its_four_keys(n, spread):
+    # few distinct ts (spread) means many ties: those rows are the ones sorted a second time
+    from loaderlab.trace.chrome import _time_order
+    rng = np.random.default_rng(n + spread)
+    table = pd.DataFrame({"ts": rng.integers(0, spread, n), "dur": rng.integers(-1, 4, n),
+                          "trigger": rng.integers(0, 6, n), "sub": rng.integers(0, 3, n)})
+    expected = np.lexsort((table["sub"].to_numpy(), table["trigger"].to_numpy(),
+                           -np.maximum(table["dur"].to_numpy(), 0), table["ts"].to_numpy()))
+    assert _time_order(table).tolist() == expected.tolist()

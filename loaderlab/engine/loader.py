@@ -26,22 +26,13 @@ import torch.multiprocessing
 from . import datapipes
 from . import events as ev
 from .collate import default_collate, default_convert
+from .cores import cpu_count  # noqa: F401 (replay reads it here too)
 from .multi import MultiProcessIter
 from .sampler import BatchSampler, InfiniteConstantSampler, RandomSampler, SequentialSampler
 from .single import BaseIter, SingleProcessIter
 
 _T_co = TypeVar("_T_co", covariant=True)
 _FROZEN_AFTER_INIT = ("batch_size", "batch_sampler", "sampler", "drop_last", "dataset", "persistent_workers")
-
-
-def cpu_count() -> int | None:
-    """Torch's ``torch._utils.cpu_count``: the cpuset when the OS tells it, else all cores (replay caps by it too)."""
-    if hasattr(os, "sched_getaffinity"):
-        try:
-            return len(os.sched_getaffinity(0))
-        except Exception:
-            pass
-    return os.cpu_count()
 
 
 class DataLoader(Generic[_T_co]):

@@ -14,13 +14,13 @@ import statistics
 from collections.abc import Mapping
 from typing import Any, Callable
 
-import torch
-
 PROBED_BATCHES = 8  # the first batches are measured; a loader's batches rarely change shape after them
 
 
 def tree_shape(data: Any) -> tuple[int, int]:
     """(tensors, bytes of tensor data) in ``data``: a tensor, or mappings / sequences of them."""
+    import torch  # here: reading a saved trace's payload (recorded_payload) needs no torch
+
     if isinstance(data, torch.Tensor):
         return 1, data.element_size() * data.nelement()
     if isinstance(data, (str, bytes)):

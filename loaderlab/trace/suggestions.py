@@ -28,9 +28,8 @@ from typing import Any
 
 import pandas as pd
 
-from ..engine import loader as engine_loader
+from ..engine.cores import cpu_count
 from . import finding_texts
-from .replay import replay
 from .summary import RunSummary, events, summarise
 from .verdict import (CONSUMER, IPC, MAIN_PROCESS, NONE, PIN_MEMORY, STARTUP, STRAGGLER, WORKERS, Verdict,
                       verdict as find_verdict)
@@ -65,7 +64,7 @@ class Suggestion:
 def candidates(found: Verdict, summary: RunSummary) -> list[tuple[dict[str, Any], bool]]:
     """``(change, io_bound)`` pairs that address ``found`` (module docstring), in the order to try them."""
     s, n = summary.settings, summary.num_workers
-    cores = engine_loader.cpu_count() or 2
+    cores = cpu_count() or 2
     if found.kind == WORKERS:
         return [({"num_workers": min(cores, 2 * n)}, False)] if n < cores else [({"num_workers": 2 * n}, True)]
     if found.kind == IPC:
@@ -101,6 +100,8 @@ def suggest(frame: pd.DataFrame, found: Verdict | None = None, summary: RunSumma
     tries = candidates(found, summary)
     if not tries or not replayable(frame):
         return []
+    from .replay import replay  # here: it runs a loader, so it needs torch, which reading a trace does not
+
     base: dict[bool, float] = {}
     out = []
     for change, io_bound in tries:

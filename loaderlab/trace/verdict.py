@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
-from ..engine import loader as engine_loader
+from ..engine.cores import cpu_count
 from . import finding_texts
 from .slow import stragglers
 from .summary import RunSummary, events, summarise
@@ -106,7 +106,7 @@ def verdict(frame: Any, summary: RunSummary | None = None) -> Verdict:
                        batch=found.get("batch"), worker=found.get("worker"), index=found.get("index"))
     busy = s.worker_busy_share if not math.isnan(s.worker_busy_share) else 0.0
     if busy >= WORKERS_BUSY:
-        cores = engine_loader.cpu_count()
+        cores = cpu_count()
         key = "workers_latency" if cores is not None and s.num_workers >= cores else "workers_cpu"
         return Verdict(WORKERS, key, {**common, "busy": busy, "workers": s.num_workers,
                                       "cores": cores if cores is not None else 0, "work_ms": work_ms})

@@ -155,9 +155,18 @@ def _event_table(r: ce.Rows, t0: int) -> tuple[pd.DataFrame, np.ndarray, pa.Arra
     part["side"] = np.arange(len(side_t), dtype=np.int32)
     parts.append(part)
     side = pa.concat_arrays([pa.array(side, pa.string()), flow_text])
-    table = pd.concat([pd.DataFrame(x) for x in parts], ignore_index=True)
+    table = pd.DataFrame({c: _joined_column(parts, c) for c in list(parts[0])}, copy=False)
     table["ts"] -= t0
     return table, _time_order(table), side
+
+
+def _joined_column(parts: list[dict], column: str) -> np.ndarray:
+    """One column of all ``parts`` end to end, each part's piece let go as it is copied (a whole-table concat
+    held the parts and the table at once: 250 MB more at a 10 M-event export's peak)."""
+    joined = np.concatenate([np.asarray(p[column]) for p in parts])
+    for p in parts:
+        del p[column]
+    return joined
 
 
 def _time_order(table: pd.DataFrame) -> np.ndarray:

@@ -6,7 +6,7 @@ Run: ``python benchmarks/big_trace.py`` (both sizes; ``--events 1000000`` for on
 two epochs, the sampler's indices in ``detail``). ``load`` reads the table exactly as saved; ``load_compact``
 and every later step read it compact (``load_trace(path, compact=True)``: categorical strings, int32 where
 values fit; ``--full`` for the exact table). Each step runs in a fresh subprocess that loads the saved
-``.lltrace`` file first (except ``save``), so its peak memory (``ru_maxrss``, imports included: ~290 MB) is the
+``.lltrace`` file first (except ``save``), so its peak memory (``ru_maxrss``, imports included: ~105 MB) is the
 step's own; the time is the step alone, wall and CPU (all threads; on a shared machine the CPU time is the
 steadier number). ``cli_report`` / ``cli_export`` run ``python -m loaderlab report --no-replay`` / ``export``
 in-process on the file (what a user runs): their time includes reading the file, as the command does.

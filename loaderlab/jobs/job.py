@@ -17,7 +17,7 @@ import time
 import weakref
 from typing import Any, Callable
 
-from . import patch, stacks
+from . import interrupts, patch, stacks
 from .script import EXIT_TERMINATED, Target, Terminated, run_target
 from .stream import StreamWriter
 from ..trace.io import COLUMNAR_SUFFIX as EXTENSION
@@ -155,10 +155,12 @@ class Job:
             signal.signal(signal.SIGTERM, _raise_terminated)
             children_as_python_would(self.pid)
         patch.install(self.iterate, self.active)
+        interrupts.install()
         status = 1
         try:
             status = run_target(self.target)
         finally:
+            interrupts.uninstall()
             # a second Ctrl-C or SIGTERM must not cut the closing short: it is bounded (workers' joins)
             old_int = signal.signal(signal.SIGINT, signal.SIG_IGN)
             signal.signal(signal.SIGTERM, signal.SIG_IGN)

@@ -23,6 +23,7 @@ from ..trace import torch_recorder as tr
 from ..trace.frame import loader_settings
 from ..trace.sample_guess import SampleGuess
 from ..trace.rank_process import epoch_sampler, sampler_settings
+from . import interrupts
 from .patch import torch_iter
 from .stacks import StackDumpInit
 
@@ -100,6 +101,7 @@ class TracedIterator:
     def __next__(self) -> Any:
         owner, tracer, epoch = self.owner, self.owner.tracer, self.epoch
         self._end_consumer()
+        interrupts.raise_pending()  # a Ctrl-C that a finalizer swallowed still ends the job
         if self.ended:
             raise StopIteration
         tr._tracer, tr._epoch = tracer, epoch

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -30,7 +31,15 @@ def run(folder: Path, *args: str, **extra: str) -> subprocess.CompletedProcess:
 
 def start(folder: Path, *args: str, **extra: str) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "loaderlab", "run", *args], cwd=folder, env=env(**extra),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=ctrl_c_as_in_a_terminal)
+
+
+def ctrl_c_as_in_a_terminal() -> None:
+    """The job's SIGINT as a terminal gives it (Ctrl-C raises KeyboardInterrupt): a suite started in the
+    background by a shell without job control inherits SIGINT ignored, and Python then never installs its
+    KeyboardInterrupt handler, so a test's Ctrl-C would be lost."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def cli(folder: Path, *args: str) -> subprocess.CompletedProcess:

@@ -26,7 +26,7 @@ import torch.multiprocessing
 from . import datapipes
 from . import events as ev
 from .collate import default_collate, default_convert
-from .cores import cpu_count  # noqa: F401 (replay reads it here too)
+from .cores import cpu_count  # replay reads it here too (and tests patch it here)
 from .multi import MultiProcessIter
 from .sampler import BatchSampler, InfiniteConstantSampler, RandomSampler, SequentialSampler
 from .single import BaseIter, SingleProcessIter

@@ -182,8 +182,7 @@ def _time_order(table: pd.DataFrame) -> np.ndarray:
     if len(where):
         # the runs, in ts order, get their rows back sorted by every key, ties in table order (as lexsort)
         rows = np.sort(order[where])
-        keys = (table[c].to_numpy()[rows] for c in ("sub", "trigger", "dur", "ts"))
-        sub, trigger, dur, t = keys
+        sub, trigger, dur, t = (table[c].to_numpy()[rows] for c in ("sub", "trigger", "dur", "ts"))
         order[where] = rows[np.lexsort((sub, trigger, -np.maximum(dur, 0), t))]
     return order
 

@@ -118,7 +118,7 @@ def pair_spans(r: Rows) -> Pairs:
         columns = ["tpid", "ttid", *key] + (["pid"] if begin_kind in _WITH_PID else [])
         # each key column is gathered only when the fold reads it, and let go after: a 10 M-event trace's
         # fetches are 8.6 M rows, and six gathered columns at once were 200 MB more at the export's peak
-        order, group = sorted_runs(_Gather(r, rows), columns)
+        order, group = sorted_runs(_Gather(r, rows, columns), columns)
         rows = rows[order]  # by key, then in table order (rows ascend already); group: each key's run number
         is_begin = r.kind[rows] == b_code
         step = np.where(is_begin, np.int8(1), np.int8(-1))
@@ -156,19 +156,21 @@ def pair_spans(r: Rows) -> Pairs:
 
 
 class _Gather(Mapping):
-    """``r``'s columns at ``rows``, each gathered when asked for (for :func:`~.groups.sorted_runs`)."""
+    """``r``'s ``columns`` at ``rows``, each gathered when asked for (for :func:`~.groups.sorted_runs`)."""
 
-    def __init__(self, r: Rows, rows: np.ndarray) -> None:
-        self._r, self._rows = r, rows
+    def __init__(self, r: Rows, rows: np.ndarray, columns: list[str]) -> None:
+        self._r, self._rows, self._columns = r, rows, columns
 
     def __getitem__(self, name: str) -> np.ndarray:
+        if name not in self._columns:
+            raise KeyError(name)
         return getattr(self._r, name)[self._rows]
 
     def __iter__(self):
-        return iter(())
+        return iter(self._columns)
 
     def __len__(self) -> int:
-        return 0
+        return len(self._columns)
 
 
 def _rank_within(group: np.ndarray, mask: np.ndarray) -> np.ndarray:

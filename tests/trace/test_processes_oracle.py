@@ -138,3 +138,52 @@ def test_a_key_begun_twice_pairs_in_order():
     got = paired_rows(f, ev.FETCH_BEGIN, ev.FETCH_END, ["pid", "worker", "epoch", "batch", "index"])
     assert got["start_s"].tolist() == [0.0, 1.0, 4.0]
     assert got["end_s"].tolist()[:2] == [2.0, 3.0] and math.isnan(got["end_s"].iloc[2])
+
+
+def _fetch_table(rng: np.random.Generator, shape: str) -> pd.DataFrame:
+    """Fetch rows of three processes interleaved in time, each fetching one sample at a time; ``shape`` bends
+    one process's stream: a sample fetched twice in a batch, a last begin with no end, an end before its
+    begin, two begins in a row, an end whose keys differ from its begin's."""
+    streams = []
+    for pid in (11, 12, 13):
+        indices = rng.integers(0, 6, size=8)  # repeats: the same sample twice in one batch (with replacement)
+        rows_ = []
+        for k, index in enumerate(indices):
+            key = dict(pid=pid, worker=pid - 11, epoch=0, batch=k // 4, index=int(index))
+            rows_ += [dict(kind=ev.FETCH_BEGIN, **key), dict(kind=ev.FETCH_END, **key)]
+        if pid == 12 and shape == "no_last_end":
+            rows_.pop()
+        elif pid == 12 and shape == "end_first":
+            rows_[2], rows_[3] = rows_[3], rows_[2]
+        elif pid == 12 and shape == "two_begins":
+            rows_.insert(4, dict(rows_[4]))
+        elif pid == 12 and shape == "other_key":
+            rows_[5] = dict(rows_[5], index=rows_[5]["index"] + 1)
+        streams.append(rows_)
+    merged = []  # the processes' rows interleaved at random, each process's own order kept
+    while any(streams):
+        live = [s for s in streams if s]
+        merged.append(live[rng.integers(len(live))].pop(0))
+    f = pd.DataFrame(merged)
+    f["t_s"] = np.arange(len(f), dtype=float)
+    return f
+
+
+@pytest.mark.parametrize("shape", ["plain", "no_last_end", "end_first", "two_begins", "other_key"])
+def test_the_alternating_shortcut_gives_what_numbering_every_key_gives(shape):
+    from loaderlab.trace.tables import _Gathered, _alternating, _match, positions
+    keys = ["pid", "worker", "epoch", "batch", "index"]
+    taken = 0
+    for seed in range(40):
+        f = _fetch_table(np.random.default_rng(seed), shape)
+        pd.testing.assert_frame_equal(paired_rows(f, ev.FETCH_BEGIN, ev.FETCH_END, keys), oracle_pairs(f, keys))
+        at_begin, at_end = positions(f, ev.FETCH_BEGIN), positions(f, ev.FETCH_END)
+        fast = _alternating(f, at_begin, at_end, keys)
+        if fast is not None:
+            taken += 1
+            np.testing.assert_array_equal(fast, _match(_Gathered(f, at_begin, at_end), len(at_begin),
+                                                       len(at_end), keys))
+    if shape in ("plain", "no_last_end"):
+        assert taken == 40  # the shapes a recording makes take the shortcut
+    else:
+        assert taken == 0  # the others are numbered key by key

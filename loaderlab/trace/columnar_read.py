@@ -126,6 +126,9 @@ def _read(source: pa.NativeFile, name: str, closed: bool, compact: bool) -> tupl
     except (KeyError, ValueError, TypeError, pa.ArrowException):
         raise TraceFileError(f"{name} has columns that do not match its own notes; the file was damaged — "
                              f"record the trace again.") from None
+    # Arrow's allocator keeps pages it no longer uses for its next allocation; the analysis after a load
+    # allocates through numpy, never through it, so they would sit idle (180 MB after a 10 M-event load)
+    pool.release_unused()
     return frame, meta
 
 

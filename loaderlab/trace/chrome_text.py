@@ -130,15 +130,22 @@ def _joined(text: pa.Array) -> memoryview:
 
 
 def _ints(values: np.ndarray) -> pa.Array:
-    return pc.cast(pa.array(np.asarray(values, np.int64)), pa.string())
+    values = np.asarray(values, np.int64)
+    if len(values) >= 4096:
+        low, high = int(values.min()), int(values.max())
+        if high - low < len(values) // 16:  # few values (a track, an epoch): picked from their texts
+            return pc.take(pa.array([str(v) for v in range(low, high + 1)], pa.string()), pa.array(values - low))
+    return pc.cast(pa.array(values), pa.string())
+
+
+# json.dumps's digits after the point of round(ns / 1000, 3), for each ns % 1000: "0", "001", "5", "25", …
+_FRACTIONS = pa.array([f"{p:03d}".rstrip("0") or "0" for p in range(1000)], pa.string())
 
 
 def _micros(ns: np.ndarray) -> pa.Array:
     """Nanoseconds → microseconds as json.dumps writes ``round(ns / 1000, 3)``: ``12.0``, ``12.5``, ``12.345``."""
     whole, part = np.divmod(np.asarray(ns, np.int64), 1000)
-    fraction = pc.utf8_rtrim(pc.utf8_lpad(_ints(part), 3, "0"), "0")
-    fraction = pc.if_else(pc.equal(fraction, ""), "0", fraction)
-    return pc.binary_join_element_wise(_ints(whole), fraction, ".")
+    return pc.binary_join_element_wise(_ints(whole), pc.take(_FRACTIONS, pa.array(part)), ".")
 
 
 def _optional(say: np.ndarray, key: str, value: pa.Array) -> pa.Array:

@@ -8,11 +8,12 @@ import pytest
 
 from loaderlab.engine import events as ev
 from loaderlab.trace import chrome_events as ce
+from tests.trace.fetch_shapes import SHAPES, bend, interleave
 
 
 def _table(rng: np.random.Generator, shape: str) -> pd.DataFrame:
     """Fetch rows of three worker processes interleaved in time, each fetching one sample at a time, with
-    collate spans between batches; ``shape`` bends worker 1's stream (see the parametrisation)."""
+    collate spans between batches; ``shape`` bends worker 1's stream (see fetch_shapes)."""
     streams = []
     for worker in (0, 1, 2):
         rows = []
@@ -21,22 +22,8 @@ def _table(rng: np.random.Generator, shape: str) -> pd.DataFrame:
             rows += [dict(kind=ev.FETCH_BEGIN, **key), dict(kind=ev.FETCH_END, **key)]
             if k % 4 == 3:
                 rows += [dict(kind=kind, **dict(key, index=-1)) for kind in (ev.COLLATE_BEGIN, ev.COLLATE_END)]
-        if worker == 1 and shape == "no_last_end":
-            rows.pop(-3)
-        elif worker == 1 and shape == "end_first":
-            rows[2], rows[3] = rows[3], rows[2]
-        elif worker == 1 and shape == "two_begins":
-            rows.insert(4, dict(rows[4]))
-        elif worker == 1 and shape == "other_key":
-            rows[5] = dict(rows[5], index=rows[5]["index"] + 1)
-        elif worker == 1 and shape == "lone_end":
-            rows.insert(0, dict(rows[1]))
-        streams.append(rows)
-    merged = []
-    while any(streams):
-        live = [s for s in streams if s]
-        merged.append(live[rng.integers(len(live))].pop(0))
-    f = pd.DataFrame(merged)
+        streams.append(bend(rows, shape, last_end=-3) if worker == 1 else rows)
+    f = pd.DataFrame(interleave(streams, rng))
     f["t_ns"] = np.arange(len(f), dtype=np.int64) * 1000
     return f
 
@@ -45,7 +32,7 @@ def _spans(p: ce.Pairs) -> list[tuple]:
     return sorted(zip(p.begin.tolist(), p.end.tolist(), p.name.tolist()))
 
 
-@pytest.mark.parametrize("shape", ["plain", "no_last_end", "end_first", "two_begins", "other_key", "lone_end"])
+@pytest.mark.parametrize("shape", SHAPES)
 def test_the_shortcut_pairs_as_the_sort_by_key_does(shape, monkeypatch):
     taken = []
     real = ce._alternating

@@ -15,6 +15,7 @@ from loaderlab import DataLoader, record
 from loaderlab.engine import events as ev
 from loaderlab.trace.frame import compact_table
 from loaderlab.trace.processes import worker_processes, worker_tasks
+from tests.trace.fetch_shapes import SHAPES, bend, interleave
 from loaderlab.trace.tables import has_kind, main_pid, normal, paired_rows, rows, trace_end
 from tests.helpers.datasets import MapDataset
 from tests.trace import faulty
@@ -141,35 +142,21 @@ def test_a_key_begun_twice_pairs_in_order():
 
 
 def _fetch_table(rng: np.random.Generator, shape: str) -> pd.DataFrame:
-    """Fetch rows of three processes interleaved in time, each fetching one sample at a time; ``shape`` bends
-    one process's stream: a sample fetched twice in a batch, a last begin with no end, an end before its
-    begin, two begins in a row, an end whose keys differ from its begin's."""
+    """Fetch rows of three processes interleaved in time, each fetching one sample at a time (the same
+    sample twice in a batch at times); ``shape`` bends the second process's stream (see fetch_shapes)."""
     streams = []
     for pid in (11, 12, 13):
-        indices = rng.integers(0, 6, size=8)  # repeats: the same sample twice in one batch (with replacement)
         rows_ = []
-        for k, index in enumerate(indices):
+        for k, index in enumerate(rng.integers(0, 6, size=8)):  # repeats: sampling with replacement
             key = dict(pid=pid, worker=pid - 11, epoch=0, batch=k // 4, index=int(index))
             rows_ += [dict(kind=ev.FETCH_BEGIN, **key), dict(kind=ev.FETCH_END, **key)]
-        if pid == 12 and shape == "no_last_end":
-            rows_.pop()
-        elif pid == 12 and shape == "end_first":
-            rows_[2], rows_[3] = rows_[3], rows_[2]
-        elif pid == 12 and shape == "two_begins":
-            rows_.insert(4, dict(rows_[4]))
-        elif pid == 12 and shape == "other_key":
-            rows_[5] = dict(rows_[5], index=rows_[5]["index"] + 1)
-        streams.append(rows_)
-    merged = []  # the processes' rows interleaved at random, each process's own order kept
-    while any(streams):
-        live = [s for s in streams if s]
-        merged.append(live[rng.integers(len(live))].pop(0))
-    f = pd.DataFrame(merged)
+        streams.append(bend(rows_, shape) if pid == 12 else rows_)
+    f = pd.DataFrame(interleave(streams, rng))
     f["t_s"] = np.arange(len(f), dtype=float)
     return f
 
 
-@pytest.mark.parametrize("shape", ["plain", "no_last_end", "end_first", "two_begins", "other_key"])
+@pytest.mark.parametrize("shape", SHAPES)
 def test_the_alternating_shortcut_gives_what_numbering_every_key_gives(shape):
     from loaderlab.trace.tables import _Gathered, _alternating, _match, positions
     keys = ["pid", "worker", "epoch", "batch", "index"]

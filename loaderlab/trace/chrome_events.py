@@ -169,8 +169,8 @@ def _alternating(r: Rows, rows: np.ndarray, is_begin: np.ndarray, track: list[st
     ``key``. Then each end takes the begin just before it (the only one open with its key), no end is
     unmatched and a track's last begin without an end is unfinished. ``(begins, ends, unfinished)`` rows, or
     None for any other shape (the sort by key handles it)."""
-    stream = fold(_Gather(r, rows, track), track)
-    if stream is None or not len(rows):
+    stream = fold(_Gather(r, rows, track), track)  # None for no rows (pair_spans skips those) or wide tracks
+    if stream is None:
         return None
     pairs_b, pairs_e, unfinished = [], [], []
     for s in pd.unique(stream):

@@ -18,7 +18,7 @@ from typing import Any
 import pandas as pd
 
 from ..trace import columnar
-from ..trace.frame import EVENT_COLUMNS
+from ..trace.frame import EVENT_COLUMNS, time_sorted
 from ..trace.io import COLUMNAR_SUFFIX as EXTENSION
 from ..trace.io import TraceFileError, load_trace
 
@@ -84,7 +84,7 @@ def normalize(frame: pd.DataFrame) -> pd.DataFrame:
     """A job trace as written (chunks in flush order) → sorted by ``t_ns``, ``t_s`` from its first event,
     the event columns first; ``attrs`` kept."""
     attrs = dict(frame.attrs)
-    frame = frame.sort_values("t_ns", kind="stable").reset_index(drop=True)
+    frame = time_sorted(frame)
     start = int(frame["t_ns"].iloc[0]) if len(frame) else 0
     frame["t_s"] = (frame["t_ns"] - start) / 1e9
     columns = [c for c in EVENT_COLUMNS if c in frame.columns] + [c for c in frame.columns if c not in EVENT_COLUMNS]

@@ -18,7 +18,7 @@ from ..engine.loader import DataLoader
 from ..engine.shutdown import shutdown_workers
 from ..scenarios.datasets import label_and_length
 from ..scenarios.run import Consumer, RunConfig, build_loader
-from ..trace.frame import events_frame, loader_settings
+from ..trace.frame import events_frame, loader_settings, time_sorted
 from ..trace.recorder import record
 from ..trace.result import Run, as_run
 from ..trace.tables import sampler_order
@@ -93,7 +93,7 @@ def distributed_run(n_samples: int = 16, num_replicas: int = 2, epochs: int = 2,
             if rank == 0:
                 rank0.append((epoch, frame))
     joined = pd.concat([f.assign(epoch=e) for e, f in rank0], ignore_index=True)
-    joined = joined.sort_values("t_ns", kind="stable").reset_index(drop=True)
+    joined = time_sorted(joined)
     joined["t_s"] = (joined["t_ns"] - joined["t_ns"].min()) / 1e9
     return Outcome(Run(joined, loader=as_run(rank0[0][1]).loader),
                    table=pd.DataFrame(rows, columns=["rank", "epoch", "indices"]))

@@ -24,6 +24,7 @@ import torch.distributed as dist
 import torch.utils.data
 
 from ..engine.loader import DataLoader
+from .frame import time_sorted
 from .io import save_trace
 from .recorder import record
 from .result import Run, as_run, to_frame
@@ -110,7 +111,7 @@ def record_rank(loader: Any, job: RankJob) -> pd.DataFrame:
         frame = record(loader, 1, max_batches=job.max_batches, consumer=job.consumer, sample_info=job.sample_info)
         frame["epoch"] = epoch  # a stock torch loader's clone counts from 0 on every call
         frames.append(frame)
-    merged = pd.concat(frames, ignore_index=True).sort_values("t_ns", kind="stable").reset_index(drop=True)
+    merged = time_sorted(pd.concat(frames, ignore_index=True))
     merged["t_s"] = (merged["t_ns"] - merged["t_ns"].iloc[0]) / 1e9 if len(merged) else merged["t_s"]
     return to_frame(Run(merged, loader=as_run(frames[0]).loader, epochs=job.epochs,
                         extra={"sampler": sampler_settings(sampler)}))

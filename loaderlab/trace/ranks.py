@@ -30,6 +30,7 @@ import pandas as pd
 import psutil
 import torch.multiprocessing as tmp
 
+from .frame import time_sorted
 from .io import load_trace
 from .result import Run, as_run, to_frame
 from .rank_process import RankFailure, RankJob, failure_path, rank_main, trace_path
@@ -127,7 +128,7 @@ def merge_rank_frames(frames: list[pd.DataFrame]) -> pd.DataFrame:
     file): rank 0's ``loader`` settings and ``epochs``, and in ``extra`` the ``world_size`` and each rank's
     DistributedSampler settings in ``samplers``."""
     parts = [f.assign(rank=rank) for rank, f in enumerate(frames)]
-    merged = pd.concat(parts, ignore_index=True).sort_values("t_ns", kind="stable").reset_index(drop=True)
+    merged = time_sorted(pd.concat(parts, ignore_index=True))
     start = int(merged["t_ns"].iloc[0]) if len(merged) else 0
     merged["t_s"] = (merged["t_ns"] - start) / 1e9
     merged["rank"] = merged["rank"].astype("int64")

@@ -3,14 +3,16 @@ end; the table must be the one the event-object path builds for the same records
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import pytest
 import torch
 
 from loaderlab import DataLoader
 from loaderlab.engine import events as ev
+from loaderlab.engine import records as rec
 from loaderlab.engine.records import RecordTracer
-from loaderlab.trace.frame import events_frame, tracer_frame
+from loaderlab.trace.frame import by_time, chunks_frame, events_frame, tracer_frame
 from loaderlab.trace.live import LiveView
 from tests.helpers.datasets import FailingDataset, GetItemsDataset, MapDataset, RangeIterable
 
@@ -125,3 +127,51 @@ def test_a_slow_sample_reported_early_keeps_its_batchs_labels():
     assert len(ends) == SLOW_EVERY + 6 and ends["label"].notna().all() and (ends["length"] > 0).all()
     begins = built[built.kind == ev.FETCH_BEGIN]
     assert begins.duplicated(["pid", "t_ns", "index"]).sum() == 0  # the report's copies were dropped
+
+
+def _shifted(chunk: rec.Chunk, by: int) -> rec.Chunk:
+    """``chunk`` with every time moved by ``by`` ns (its records' t_ns, its samples' begin and end)."""
+    rows = np.frombuffer(chunk.rows, dtype=np.int64).reshape(-1, rec.STRIDE).copy()
+    samples = np.frombuffer(chunk.samples, dtype=np.int64).reshape(-1, 3).copy()
+    rows[:, 1] += by
+    samples[:, 1:] += by
+    return chunk._replace(rows=rows.tobytes(), samples=samples.tobytes())
+
+
+def test_events_of_two_processes_in_one_nanosecond_keep_one_order_whatever_arrives_first():
+    # Two processes' clocks can read the same nanosecond (it happened in CI: a worker's index_get and the
+    # other worker's fetch_begin). The table must not depend on which process's chunk came in first.
+    loader = DataLoader(MapDataset(11), batch_size=3, num_workers=2)
+    tracer = loader.tracer = RecordTracer(label_of)
+    for _batch in loader:
+        pass
+    own, *received = tracer.parts()
+    main_t = np.frombuffer(own.rows, dtype=np.int64).reshape(-1, rec.STRIDE)[:, 1]
+    worker_rows = np.frombuffer(received[0].rows, dtype=np.int64).reshape(-1, rec.STRIDE)
+    # move that worker's chunks in time so its first record meets a main-process record exactly
+    by = int(main_t[len(main_t) // 2] - worker_rows[0, 1])
+    pid = int(worker_rows[0, 2])
+    chunks = [own, *[_shifted(c, by) if _pid_of(c) == pid else c for c in received]]
+    first = chunks_frame(chunks)
+    assert first.duplicated(["t_ns"]).any() and (first.groupby("t_ns")["pid"].nunique() > 1).any()
+    reordered = chunks_frame(chunks[::-1])
+    events = [e for chunk in chunks[::-1] for e in rec.chunk_events(chunk)]
+    pd.testing.assert_frame_equal(first, reordered, check_exact=True)
+    pd.testing.assert_frame_equal(first, events_frame(ev.expand(events)), check_exact=True)
+    ties = first[first.duplicated(["t_ns"], keep=False)]
+    assert (ties.groupby("t_ns")["pid"].apply(lambda p: p.is_monotonic_increasing)).all()
+
+
+def _pid_of(chunk: rec.Chunk) -> int:
+    rows = np.frombuffer(chunk.rows, dtype=np.int64).reshape(-1, rec.STRIDE)
+    heads = np.frombuffer(chunk.heads, dtype=np.int64).reshape(-1, rec.HEAD_STRIDE)
+    return int(rows[0, 2]) if len(rows) else int(heads[0, 0])
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_by_time_is_a_stable_sort_by_time_then_pid(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(0, 400))
+    t = rng.integers(0, max(1, n // 3), n)  # many nanoseconds shared
+    pid = rng.integers(0, 4, n)
+    assert by_time(t, pid).tolist() == np.lexsort((pid, t)).tolist()

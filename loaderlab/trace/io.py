@@ -23,7 +23,7 @@ Every column of ``EVENT_COLUMNS`` is stored except ``t_s``, which a writer may l
 columns (``OPTIONAL_COLUMNS``) are stored when the table has them: ``rank`` (int64), the process-group rank
 of each event in a multi-rank trace (:mod:`loaderlab.trace.ranks`); files without them load as before.
 Files written before events had typed fields lack ``arg0..arg3`` and ``indices``: they load with those
-filled from their ``detail`` strings (:func:`loaderlab.trace.frame.from_details`).
+filled from their ``detail`` strings (:func:`loaderlab.trace.old_details.from_details`).
 Files are written without spaces: a 100 000-event trace is about 6 MB.
 
 A path ending in ``.lltrace`` is written in the columnar format of :mod:`loaderlab.trace.columnar` instead
@@ -48,7 +48,8 @@ import pandas as pd
 from . import columnar
 from .columnar import TraceFileError
 from .result import Run, frame_of
-from .frame import EVENT_COLUMNS, TYPED_COLUMNS, compact_table, from_details
+from .frame import EVENT_COLUMNS, TYPED_COLUMNS, compact_table
+from .old_details import from_details
 
 FORMAT = "loaderlab-trace"
 VERSION = 1

@@ -18,7 +18,8 @@ import pyarrow as pa
 from ..engine import events as ev
 from .result import Run, as_run, events_of
 from .frame import INT_COLUMNS as _INT_COLUMNS
-from .frame import TYPED_COLUMNS, from_details
+from .frame import TYPED_COLUMNS
+from .old_details import from_details
 from .groups import Joined, key_ids, rank_in_group
 from .shared import shared
 

@@ -9,7 +9,8 @@ import pandas as pd
 
 from loaderlab import DataLoader, record
 from loaderlab.engine import events as ev
-from loaderlab.trace.frame import EVENT_COLUMNS, from_details
+from loaderlab.trace.frame import EVENT_COLUMNS
+from loaderlab.trace.old_details import from_details
 from loaderlab.trace.io import load_trace, save_trace
 from loaderlab.trace.memory import memory_table
 from loaderlab.trace.processes import worker_processes

@@ -85,10 +85,13 @@ def test_workers_beyond_the_cores_share_them_and_the_result_says_so(even_trace, 
     out, _ = _replay_catching(even_trace, num_workers=2)
     assert out.attrs["replay_model"] == {"num_workers": 2, "cores": 1, "over_cores": True, "io_bound": False,
                                          "capped": True}
-    # One core slot: the samples' recorded costs cannot overlap, so fetching takes at least their sum
-    # (a lower bound that sleeping guarantees; without the cap two workers take about half).
+    # One core slot: the samples' sleeps cannot overlap, so fetching takes nearly the sum of the recorded
+    # costs; without the cap two workers take about half. Not the whole sum: a sample builds its payload
+    # (part of its cost) before it takes the slot, beside the other worker's sleep — on a loaded machine
+    # that overlap reached 4 ms of 237.
     fetches = out[out.kind.isin(["fetch_begin", "fetch_end"])]
-    assert fetches.t_ns.max() - fetches.t_ns.min() >= sum(measured_workload(even_trace)["cost_s"].values()) * 1e9
+    total = sum(measured_workload(even_trace)["cost_s"].values()) * 1e9
+    assert fetches.t_ns.max() - fetches.t_ns.min() >= 0.8 * total
     assert set(out.loc[out.kind == "worker_ready", "worker"]) == {0, 1}  # both workers really ran
     note = model_note(out.attrs["replay_model"])
     assert "2 workers on this machine's 1 core:" in note and "one sample at a time" in note

@@ -34,7 +34,7 @@ from ..engine import events as ev
 from . import chrome_events as ce
 from .chrome_events import CATEGORY, MAIN_PID, PH_INSTANT, PH_SIDE, PH_SPAN, PIN_TID  # noqa: F401 (PIN_TID: public)
 from .chrome_text import _args, _instant_name, flow_texts, write_events
-from .groups import firsts, key_ids
+from .groups import firsts, key_ids, tie_sorted
 from .result import as_run
 
 CHUNK = 200_000  # output events rendered and written at a time: bounds the text held in memory
@@ -173,20 +173,9 @@ def _joined_column(parts: list[dict], column: str) -> np.ndarray:
 
 def _time_order(table: pd.DataFrame) -> np.ndarray:
     """The write order: by ts, then the longer span first (so spans nest), then what made them. The same as
-    one lexsort of those four keys, at a third of its time: one sort of ts, then a lexsort of the few rows
-    that share a ts with another."""
-    ts = table["ts"].to_numpy()
-    order = np.argsort(ts)
-    at = ts[order]
-    tied = np.r_[False, at[1:] == at[:-1]]
-    tied[:-1] |= tied[1:]
-    where = np.flatnonzero(tied)
-    if len(where):
-        # the runs, in ts order, get their rows back sorted by every key, ties in table order (as lexsort)
-        rows = np.sort(order[where])
-        sub, trigger, dur, t = (table[c].to_numpy()[rows] for c in ("sub", "trigger", "dur", "ts"))
-        order[where] = rows[np.lexsort((sub, trigger, -np.maximum(dur, 0), t))]
-    return order
+    one lexsort of those four keys (see :func:`.groups.tie_sorted`)."""
+    sub, trigger, dur = (table[c].to_numpy() for c in ("sub", "trigger", "dur"))
+    return tie_sorted(table["ts"].to_numpy(), lambda rows: [-np.maximum(dur[rows], 0), trigger[rows], sub[rows]])
 
 
 def _part(t, dur, ph, name, begin, row, trigger, sub) -> dict:

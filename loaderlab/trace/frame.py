@@ -17,6 +17,7 @@ import pyarrow as pa
 
 from ..engine import events as ev
 from ..engine import records as rec
+from .groups import tie_sorted
 
 EVENT_COLUMNS = (*ev.FIELDS, "t_s")  # t_s: seconds since the first event of the recording
 INT_COLUMNS = ("t_ns", "pid", "worker", "epoch", "batch", "index", "nbytes", "length", "arg0", "arg1", "arg2", "arg3")
@@ -64,15 +65,8 @@ def _strings(texts: list[str] | tuple[str, ...], codes: np.ndarray) -> pd.api.ex
 
 
 def by_time(t_ns: np.ndarray, pid: np.ndarray) -> np.ndarray:
-    """The stable order by ``(t_ns, pid)``: one argsort by time, then a lexsort of only the rows that share a
-    nanosecond with a neighbour (a few in a million), not a lexsort of all rows."""
-    order = np.argsort(t_ns, kind="stable")
-    t = t_ns[order]
-    tie = np.flatnonzero(t[1:] == t[:-1])
-    if len(tie):
-        at = np.union1d(tie, tie + 1)  # whole runs of one nanosecond, in time order
-        order[at] = order[at][np.lexsort((pid[order[at]], t[at]))]
-    return order
+    """The table's order: stable by ``(t_ns, pid)``; only rows that share a nanosecond are sorted by pid."""
+    return tie_sorted(t_ns, lambda rows: [pid[rows]])
 
 
 def time_sorted(frame: pd.DataFrame) -> pd.DataFrame:

@@ -11,14 +11,13 @@ end that finds a begin open takes the n-th begin of its key, so the pairing is a
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
 from ..engine import events as ev
-from .groups import fold, sorted_runs
+from .groups import Gathered, fold, sorted_runs
 
 MAIN_PID = 1
 CATEGORY = "loaderlab"
@@ -125,7 +124,7 @@ def pair_spans(r: Rows) -> Pairs:
             continue
         # each key column is gathered only when the fold reads it, and let go after: a 10 M-event trace's
         # fetches are 8.6 M rows, and six gathered columns at once were 200 MB more at the export's peak
-        order, group = sorted_runs(_Gather(r, rows, columns), columns)
+        order, group = sorted_runs(_gather(r, rows, columns), columns)
         rows = rows[order]  # by key, then in table order (rows ascend already); group: each key's run number
         is_begin = r.kind[rows] == b_code
         step = np.where(is_begin, np.int8(1), np.int8(-1))
@@ -169,7 +168,7 @@ def _alternating(r: Rows, rows: np.ndarray, is_begin: np.ndarray, track: list[st
     ``key``. Then each end takes the begin just before it (the only one open with its key), no end is
     unmatched and a track's last begin without an end is unfinished. ``(begins, ends, unfinished)`` rows, or
     None for any other shape (the sort by key handles it)."""
-    stream = fold(_Gather(r, rows, track), track)  # None for no rows (pair_spans skips those) or wide tracks
+    stream = fold(_gather(r, rows, track), track)  # None for no rows (pair_spans skips those) or wide tracks
     if stream is None:
         return None
     pairs_b, pairs_e, unfinished = [], [], []
@@ -189,22 +188,9 @@ def _alternating(r: Rows, rows: np.ndarray, is_begin: np.ndarray, track: list[st
     return b, e, rows[np.concatenate(unfinished)]
 
 
-class _Gather(Mapping):
-    """``r``'s ``columns`` at ``rows``, each gathered when asked for (for :func:`~.groups.sorted_runs`)."""
-
-    def __init__(self, r: Rows, rows: np.ndarray, columns: list[str]) -> None:
-        self._r, self._rows, self._columns = r, rows, columns
-
-    def __getitem__(self, name: str) -> np.ndarray:
-        if name not in self._columns:
-            raise KeyError(name)
-        return getattr(self._r, name)[self._rows]
-
-    def __iter__(self):
-        return iter(self._columns)
-
-    def __len__(self) -> int:
-        return len(self._columns)
+def _gather(r: Rows, rows: np.ndarray, columns: list[str]) -> Gathered:
+    """``r``'s ``columns`` at ``rows``, each gathered when asked for (for :func:`~.groups.fold`)."""
+    return Gathered(lambda name: getattr(r, name), (rows,), columns)
 
 
 def _rank_within(group: np.ndarray, mask: np.ndarray) -> np.ndarray:

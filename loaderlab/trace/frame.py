@@ -70,11 +70,8 @@ def by_time(t_ns: np.ndarray, pid: np.ndarray) -> np.ndarray:
 
 
 def time_sorted(frame: pd.DataFrame) -> pd.DataFrame:
-    """``frame`` in the table's order (:func:`by_time`), on a fresh index; ``attrs`` kept."""
-    order = by_time(frame["t_ns"].to_numpy(), frame["pid"].to_numpy())
-    out = frame.take(order).reset_index(drop=True)
-    out.attrs = dict(frame.attrs)
-    return out
+    """``frame`` in the table's order (:func:`by_time`), on a fresh index; ``attrs`` kept (``take`` copies them)."""
+    return frame.take(by_time(frame["t_ns"].to_numpy(), frame["pid"].to_numpy())).reset_index(drop=True)
 
 
 def chunks_frame(chunks: list[rec.Chunk]) -> pd.DataFrame:

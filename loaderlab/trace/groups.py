@@ -102,6 +102,27 @@ class Joined(Mapping):
         return len(self._keys)
 
 
+class Gathered(Mapping):
+    """Columns (``column(name)`` reads one whole) at ``rows`` — one array of positions, or several whose
+    gathered pieces go end to end — each gathered only when asked for, so :func:`fold` holds one at a time:
+    a big trace's key columns are millions of rows, and gathering them all first cost hundreds of MB."""
+
+    def __init__(self, column: Callable[[str], np.ndarray], rows: tuple[np.ndarray, ...], names: list[str]) -> None:
+        self._column, self._rows, self._names = column, rows, names
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        if name not in self._names:
+            raise KeyError(name)
+        values = self._column(name)
+        return values[self._rows[0]] if len(self._rows) == 1 else np.concatenate([values[r] for r in self._rows])
+
+    def __iter__(self):
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+
 def firsts(codes: np.ndarray, positions: np.ndarray, groups: int) -> np.ndarray:
     """Per group id (``codes`` numbers ``groups`` groups), the smallest of its rows' ``positions``; -1 for a
     group without rows."""

@@ -20,7 +20,7 @@ from .result import Run, as_run, events_of
 from .frame import INT_COLUMNS as _INT_COLUMNS
 from .frame import TYPED_COLUMNS
 from .old_details import from_details
-from .groups import Joined, key_ids, rank_in_group
+from .groups import Gathered, Joined, key_ids, rank_in_group
 from .shared import shared
 
 _DEFAULTS = {"kind": "", "t_ns": 0, "pid": 0, "worker": ev.MAIN_PROCESS, "epoch": 0, "batch": ev.NO_BATCH,
@@ -211,7 +211,8 @@ def paired_rows(f: pd.DataFrame, begin: str, end: str, keys: list[str]) -> pd.Da
     out = f[keys + ["t_s"]].take(at_begin).rename(columns={"t_s": "start_s"}).reset_index(drop=True)
     at = _alternating(f, at_begin, at_end, keys)
     if at is None:
-        at = _match(_Gathered(f, at_begin, at_end), len(at_begin), len(at_end), keys)
+        keyed = Gathered(lambda k: f[k].to_numpy(), (at_begin, at_end), keys)  # begins' then ends' key columns
+        at = _match(keyed, len(at_begin), len(at_end), keys)
     t_end = f["t_s"].to_numpy(dtype=float)[at_end]
     out["end_s"] = np.where(at >= 0, t_end[np.maximum(at, 0)] if len(t_end) else np.nan, np.nan)
     return out
@@ -256,20 +257,10 @@ def pair(begins: pd.DataFrame, ends: pd.DataFrame, keys: list[str]) -> pd.DataFr
     return out
 
 
-class _Gathered(Joined):
-    """A table's key columns at the begin rows, then at the end rows, each made only when asked for."""
-
-    def __init__(self, f: pd.DataFrame, at_begin: np.ndarray, at_end: np.ndarray) -> None:
-        self._f, self._begin, self._end = f, at_begin, at_end
-
-    def __getitem__(self, key: str) -> np.ndarray:
-        column = self._f[key].to_numpy()
-        return np.concatenate((column[self._begin], column[self._end]))
-
-
 def _match(keyed: Mapping, n_begins: int, n_ends: int, keys: list[str]) -> np.ndarray:
     """For each begin, the position among the ends of its end (-1: none): the n-th begin of a key meets the
-    n-th end of that key. ``keyed``: the begins' then the ends' key columns (:class:`~.groups.Joined`)."""
+    n-th end of that key. ``keyed``: the begins' then the ends' key columns (:class:`~.groups.Joined`,
+    :class:`~.groups.Gathered`)."""
     # One id per key over begins and ends together, then each row's rank among its key's rows: the n-th begin
     # meets the n-th end where (id, rank) match (a merge on all the keys cost a big trace a tenth of its report)
     group = key_ids(keyed, keys) if n_begins + n_ends else np.zeros(0, np.int64)

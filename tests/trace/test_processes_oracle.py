@@ -158,7 +158,8 @@ def _fetch_table(rng: np.random.Generator, shape: str) -> pd.DataFrame:
 
 @pytest.mark.parametrize("shape", SHAPES)
 def test_the_alternating_shortcut_gives_what_numbering_every_key_gives(shape):
-    from loaderlab.trace.tables import _Gathered, _alternating, _match, positions
+    from loaderlab.trace.groups import Gathered
+    from loaderlab.trace.tables import _alternating, _match, positions
     keys = ["pid", "worker", "epoch", "batch", "index"]
     taken = 0
     for seed in range(40):
@@ -168,8 +169,8 @@ def test_the_alternating_shortcut_gives_what_numbering_every_key_gives(shape):
         fast = _alternating(f, at_begin, at_end, keys)
         if fast is not None:
             taken += 1
-            np.testing.assert_array_equal(fast, _match(_Gathered(f, at_begin, at_end), len(at_begin),
-                                                       len(at_end), keys))
+            keyed = Gathered(lambda k, f=f: f[k].to_numpy(), (at_begin, at_end), keys)
+            np.testing.assert_array_equal(fast, _match(keyed, len(at_begin), len(at_end), keys))
     if shape in ("plain", "no_last_end"):
         assert taken == 40  # the shapes a recording makes take the shortcut
     else:

@@ -100,3 +100,43 @@ def test_every_dtype_loads_compact_over_chunks_and_cut_off(tmp_path):
     loaded, meta = read_columnar(cut, compact=True)
     same_cells(loaded, compact_table(frame.iloc[:20].reset_index(drop=True)))
     assert meta["cut_short"] and loaded["arg1"].dtype == "int32"
+
+
+def test_a_column_is_joined_a_piece_at_a_time_each_piece_let_go_once_copied():
+    import weakref
+
+    from loaderlab.trace.compact import _Pieces
+
+    pieces, refs = _Pieces(), []
+    for k in range(4):
+        piece = np.arange(3, dtype=np.int32) + 10 * k
+        refs.append(weakref.ref(piece))
+        pieces.append(piece)
+    del piece
+    copied = []
+
+    class Mapping:  # indexed with each piece in turn: by then every earlier piece must be gone
+        def __getitem__(self, piece):
+            copied.append([r() is not None for r in refs])
+            return piece * 2
+
+    joined = pieces.join(np.int64, Mapping())
+    assert joined.tolist() == [2 * v for k in range(4) for v in (10 * k, 10 * k + 1, 10 * k + 2)]
+    assert copied == [[True, True, True, True], [False, True, True, True], [False, False, True, True],
+                      [False, False, False, True]]
+    assert all(r() is None for r in refs) and pieces.parts == []
+
+
+def test_a_column_of_one_value_over_every_batch_loads_as_a_view_of_that_value(tmp_path):
+    frame = every_dtype(30)
+    frame["arg2"] = np.full(30, -1, dtype=np.int64)  # one value in every chunk
+    frame["arg3"] = np.where(np.arange(30) < 20, 5, 6)  # one value in two chunks, another in the third
+    path = tmp_path / "t.lltrace"
+    with TraceWriter(path, {"loader": {}}) as writer:
+        for part in (frame.iloc[:10], frame.iloc[10:20], frame.iloc[20:]):
+            writer.write_frame(part)
+    loaded, _ = read_columnar(path, compact=True)
+    same_cells(loaded, compact_table(frame))
+    arg2, arg3 = loaded["arg2"].to_numpy(), loaded["arg3"].to_numpy()
+    assert arg2.dtype == np.int32 and arg2.strides == (0,) and not arg2.flags.writeable
+    assert arg3.dtype == np.int32 and arg3.strides == (4,) and arg3.tolist() == [5] * 20 + [6] * 10

@@ -21,7 +21,6 @@ peak near the table's own size (at 10 M events 0.99 GB for a 0.78 GB process, wh
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import json
 from typing import Any
 
@@ -32,14 +31,8 @@ import pyarrow as pa
 from .frame import CATEGORY_COLUMNS, NARROW_COLUMNS, fits_int32
 
 
-def _libc_trim() -> Any:
-    try:
-        return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
-    except (OSError, AttributeError):  # not glibc (macOS, musl, Windows): nothing to give back this way
-        return None
-
-
-_MALLOC_TRIM = _libc_trim()
+TRIM_BYTES = 8 << 20  # a join this big is worth a trim (a small table's load makes no such calls)
+_trim: list = []  # glibc's malloc_trim, looked up once (None where there is none)
 
 
 def give_back_freed() -> None:
@@ -47,8 +40,13 @@ def give_back_freed() -> None:
     pieces are a few MB each, so glibc keeps them in its heap when they are freed, while a joined column is
     big enough to get pages of its own: without this, the freed pieces stay in the process's memory beside
     the table."""
-    if _MALLOC_TRIM is not None:
-        _MALLOC_TRIM(0)
+    if not _trim:
+        try:  # the process's own symbols (dlopen(NULL)) hold libc's: no search of the library path
+            _trim.append(ctypes.CDLL(None).malloc_trim)
+        except (OSError, AttributeError, TypeError):  # not glibc (macOS, musl, Windows): nothing to give back
+            _trim.append(None)
+    if _trim[0] is not None:
+        _trim[0](0)
 
 
 class _Pieces:
@@ -64,16 +62,17 @@ class _Pieces:
     def join(self, dtype: Any = None, mapping: np.ndarray | None = None) -> np.ndarray:
         """One array of ``dtype`` (default: the pieces' common type); with ``mapping``, ``mapping[piece]``."""
         parts, self.parts = self.parts, []
-        if dtype is None:
-            dtype = np.result_type(*parts) if parts else np.float64
+        if dtype is None:  # the distinct dtypes only: result_type takes a few dozen arguments at most
+            dtype = np.result_type(*{p.dtype for p in parts}) if parts else np.float64
         out = np.empty(sum(len(p) for p in parts), dtype=dtype)
         at = 0
         for k in range(len(parts)):
             piece, parts[k] = parts[k], None
             out[at:at + len(piece)] = piece if mapping is None else mapping[piece]
             at += len(piece)
-        del piece, parts
-        give_back_freed()
+            piece = None
+        if out.nbytes >= TRIM_BYTES:
+            give_back_freed()
         return out
 
 

@@ -140,3 +140,13 @@ def test_a_column_of_one_value_over_every_batch_loads_as_a_view_of_that_value(tm
     arg2, arg3 = loaded["arg2"].to_numpy(), loaded["arg3"].to_numpy()
     assert arg2.dtype == np.int32 and arg2.strides == (0,) and not arg2.flags.writeable
     assert arg3.dtype == np.int32 and arg3.strides == (4,) and arg3.tolist() == [5] * 20 + [6] * 10
+
+
+def test_a_column_of_many_batches_joins_in_their_common_type():
+    from loaderlab.trace.compact import _Pieces
+
+    pieces = _Pieces()  # a file written a little at a time has thousands of batches
+    for k in range(200):
+        pieces.append(np.full(2, k, dtype=np.int64 if k == 150 else np.int32))
+    joined = pieces.join()
+    assert joined.dtype == np.int64 and joined.tolist() == [k for k in range(200) for _ in range(2)]

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import ctypes
 import json
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 import pandas as pd
@@ -59,8 +59,9 @@ class _Pieces:
     def append(self, piece: np.ndarray) -> None:
         self.parts.append(piece)
 
-    def join(self, dtype: Any = None, mapping: np.ndarray | None = None) -> np.ndarray:
-        """One array of ``dtype`` (default: the pieces' common type); with ``mapping``, ``mapping[piece]``."""
+    def join(self, dtype: Any = None, write: Callable[[np.ndarray, Any, int], None] | None = None) -> np.ndarray:
+        """One array of ``dtype`` (default: the pieces' common type). ``write(here, piece, at)`` puts a piece
+        into its slice ``here`` (which starts at row ``at``); by default a plain copy."""
         parts, self.parts = self.parts, []
         if dtype is None:  # the distinct dtypes only: result_type takes a few dozen arguments at most
             dtype = np.result_type(*{p.dtype for p in parts}) if parts else np.float64
@@ -68,12 +69,23 @@ class _Pieces:
         at = 0
         for k in range(len(parts)):
             piece, parts[k] = parts[k], None
-            out[at:at + len(piece)] = piece if mapping is None else mapping[piece]
-            at += len(piece)
+            here = out[at:at + len(piece)]
+            if write is None:
+                here[:] = piece
+            else:
+                write(here, piece, at)
+            at += len(here)
             piece = None
         if out.nbytes >= TRIM_BYTES:
             give_back_freed()
         return out
+
+
+def _mapped(mapping: np.ndarray) -> Callable[[np.ndarray, np.ndarray, int], None]:
+    def write(here: np.ndarray, piece: np.ndarray, at: int) -> None:
+        here[:] = mapping[piece]
+
+    return write
 
 
 class _Narrow:
@@ -113,32 +125,40 @@ class _Narrow:
         return pd.Series(np.full(self.rows, self.same[0]), dtype=dtype)
 
 
-def _running_sum(parts: list) -> np.ndarray:
-    """The delta encoding's pieces → the values: one running sum over all of them, into one array."""
-    out = np.empty(sum(len(values) for values, _ in parts), dtype=np.int64)
-    at, carry = 0, np.int64(0)
-    for k in range(len(parts)):
-        (values, _), parts[k] = parts[k], None
-        here = out[at:at + len(values)]
-        np.cumsum(values, dtype=np.int64, out=here)
-        here += carry
-        at += len(values)
-        carry = out[at - 1] if at else carry
-    return out
+class _Stored:
+    """A batch's ``t_ns`` (delta-encoded) or ``t_s`` as the file has them, and where ``t_s`` was left out."""
+
+    __slots__ = ("values", "derived")
+
+    def __init__(self, values: np.ndarray, derived: np.ndarray | None) -> None:
+        self.values, self.derived = values, derived
+
+    def __len__(self) -> int:
+        return len(self.values)
 
 
-def _seconds(parts: list, t_ns: np.ndarray | None, base: int | None) -> np.ndarray:
+def _running_sum(pieces: _Pieces) -> np.ndarray:
+    """The delta encoding's pieces → the values: one running sum over all of them."""
+    carry = [np.int64(0)]
+
+    def write(here: np.ndarray, piece: _Stored, at: int) -> None:
+        np.cumsum(piece.values, dtype=np.int64, out=here)
+        here += carry[0]
+        if len(here):
+            carry[0] = here[-1]
+
+    return pieces.join(np.int64, write)
+
+
+def _seconds(pieces: _Pieces, t_ns: np.ndarray | None, base: int | None) -> np.ndarray:
     """The t_s pieces → the column, each value the file left out (null) worked out from ``t_ns``."""
-    out = np.empty(sum(len(values) for values, _ in parts), dtype=np.float64)
-    at = 0
-    for k in range(len(parts)):
-        (values, derived), parts[k] = parts[k], None
-        here = out[at:at + len(values)]
-        here[:] = values
-        if derived is not None and t_ns is not None:
-            here[derived] = (t_ns[at:at + len(values)][derived] - base) / 1e9
-        at += len(values)
-    return out
+
+    def write(here: np.ndarray, piece: _Stored, at: int) -> None:
+        here[:] = piece.values
+        if piece.derived is not None and t_ns is not None:
+            here[piece.derived] = (t_ns[at:at + len(here)][piece.derived] - base) / 1e9
+
+    return pieces.join(np.float64, write)
 
 
 class CompactColumns:
@@ -186,7 +206,7 @@ class CompactColumns:
             # worked out as the column is joined: a running sum, and t_s where the file left it to t_ns
             values = column.fill_null(np.nan) if encoding == "t_s" else column
             derived = column.is_null().to_numpy(zero_copy_only=False) if column.null_count else None
-            self._sink(name, _Pieces).append((values.to_numpy(zero_copy_only=False), derived))
+            self._sink(name, _Pieces).append(_Stored(values.to_numpy(zero_copy_only=False), derived))
         elif name in NARROW_COLUMNS and pa.types.is_integer(column.type):
             self._sink(name, _Narrow).append(column.to_numpy(zero_copy_only=False))
         else:  # any other column, as stored (a column with a batch that did not fit int32 is int64 throughout)
@@ -210,7 +230,7 @@ class CompactColumns:
             rank[order], rank[-1] = np.arange(len(found), dtype=np.int32), -1  # a code -1 (missing) stays -1
             # codes of the fewest bytes that hold them, as pandas keeps them (it would copy wider ones)
             narrow = np.int8 if len(found) < 127 else np.int16 if len(found) < 32767 else np.int32
-            codes = sink.join(narrow, rank) if sink is not None else np.zeros(0, np.int8)
+            codes = sink.join(narrow, _mapped(rank)) if sink is not None else np.zeros(0, np.int8)
             categories = pd.Index(found[order].tolist(), dtype="str")
             values = pd.Series(pd.Categorical.from_codes(codes, categories=categories))
             keep = dtype == "category" or (name in CATEGORY_COLUMNS and not (codes < 0).any())
@@ -221,8 +241,8 @@ class CompactColumns:
         if encoding == "json":
             return pd.Series(sink.join(object) if sink is not None else np.empty(0, object), dtype=object)
         if encoding == "delta":
-            return pd.Series(_running_sum(sink.parts if sink is not None else []), copy=False)
+            return pd.Series(_running_sum(sink if sink is not None else _Pieces()), copy=False)
         if encoding == "t_s":
             known = t_ns.to_numpy() if t_ns is not None and t_ns.dtype == np.int64 and self._base is not None else None
-            return pd.Series(_seconds(sink.parts if sink is not None else [], known, self._base), copy=False)
+            return pd.Series(_seconds(sink if sink is not None else _Pieces(), known, self._base), copy=False)
         return pd.Series(sink.join() if sink is not None else np.zeros(0), dtype=dtype)

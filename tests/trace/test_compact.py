@@ -115,12 +115,11 @@ def test_a_column_is_joined_a_piece_at_a_time_each_piece_let_go_once_copied():
     del piece
     copied = []
 
-    class Mapping:  # indexed with each piece in turn: by then every earlier piece must be gone
-        def __getitem__(self, piece):
-            copied.append([r() is not None for r in refs])
-            return piece * 2
+    def write(here, piece, at):  # called with each piece in turn: by then every earlier piece must be gone
+        copied.append([r() is not None for r in refs])
+        here[:] = piece * 2
 
-    joined = pieces.join(np.int64, Mapping())
+    joined = pieces.join(np.int64, write)
     assert joined.tolist() == [2 * v for k in range(4) for v in (10 * k, 10 * k + 1, 10 * k + 2)]
     assert copied == [[True, True, True, True], [False, True, True, True], [False, False, True, True],
                       [False, False, False, True]]

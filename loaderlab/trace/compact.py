@@ -8,7 +8,7 @@ Each batch is decoded into the compact dtypes as soon as it is read and then let
 never sits in memory as Arrow (~1.3 GB decompressed) beside the table it becomes: strings of
 ``CATEGORY_COLUMNS`` become category codes against one list of categories, ``NARROW_COLUMNS`` int32 (int64
 again for the whole column if any batch does not fit), ``t_ns`` stays int64. Three things keep the load's
-peak near the table's own size (at 10 M events 0.99 GB for a 0.78 GB process, where it was 1.17 GB):
+peak near the table's own size (at 10 M events 0.99 GB for a 0.77 GB process, where it was 1.17 GB):
 
 - a column that holds one value throughout is kept as that value and a count, never as pieces;
 - each column's pieces are joined into one array a piece at a time, each let go once copied (with

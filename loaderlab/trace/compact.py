@@ -169,18 +169,15 @@ class CompactColumns:
         self._plans = sorted(plans, key=lambda p: p["name"] != "t_ns")
         self._order = [p["name"] for p in plans]
         self._schema, self._base = schema, base
-        self._sinks: dict[str, Any] = {}
+        # where each column's batches go: an int column of the events' a _Narrow, any other a _Pieces
+        self._sinks: dict[str, Any] = {
+            p["name"]: _Narrow() if p["encoding"] == "plain" and p["name"] in NARROW_COLUMNS
+            and pa.types.is_integer(schema.field(p["name"]).type) else _Pieces() for p in plans}
         self._categories: dict[str, dict[str, int]] = {p["name"]: {} for p in plans if p["encoding"] == "dict"}
 
     def add(self, batch: pa.RecordBatch) -> None:
         for p in self._plans:
             self._add(p, batch.column(self._schema.get_field_index(p["name"])))
-
-    def _sink(self, name: str, make: Any) -> Any:
-        sink = self._sinks.get(name)
-        if sink is None:
-            sink = self._sinks[name] = make()
-        return sink
 
     def _add(self, plan: dict, column: pa.Array) -> None:
         """Decode one batch's ``column`` into its sink."""
@@ -193,29 +190,27 @@ class CompactColumns:
             codes = remap[codes] if len(codes) else codes.astype(np.int32)
             if column.null_count:
                 codes[column.is_null().to_numpy(zero_copy_only=False)] = -1
-            self._sink(name, _Pieces).append(codes)
+            self._sinks[name].append(codes)
         elif encoding == "json":
             texts = column.dictionary.to_pylist()
             lookup = np.empty(len(texts), dtype=object)
             lookup[:] = [json.loads(t) for t in texts]
-            self._sink(name, _Pieces).append(lookup[column.indices.to_numpy(zero_copy_only=False)])
+            self._sinks[name].append(lookup[column.indices.to_numpy(zero_copy_only=False)])
         elif encoding == "list":  # kept as Arrow (Python lists of ints would take ~5 times the memory)
-            self._sink(name, _Pieces).append(column)
+            self._sinks[name].append(column)
         elif encoding in ("delta", "t_s"):
             # kept as Arrow's own numbers (its pool, which hands pages back as soon as they are let go) and
             # worked out as the column is joined: a running sum, and t_s where the file left it to t_ns
             values = column.fill_null(np.nan) if encoding == "t_s" else column
             derived = column.is_null().to_numpy(zero_copy_only=False) if column.null_count else None
-            self._sink(name, _Pieces).append(_Stored(values.to_numpy(zero_copy_only=False), derived))
-        elif name in NARROW_COLUMNS and pa.types.is_integer(column.type):
-            self._sink(name, _Narrow).append(column.to_numpy(zero_copy_only=False))
-        else:  # any other column, as stored (a column with a batch that did not fit int32 is int64 throughout)
-            self._sink(name, _Pieces).append(column.to_numpy(zero_copy_only=False))
+            self._sinks[name].append(_Stored(values.to_numpy(zero_copy_only=False), derived))
+        else:  # as stored (a _Narrow one int32 where it fits; int64 throughout if a batch does not fit)
+            self._sinks[name].append(column.to_numpy(zero_copy_only=False))
 
     def frame(self) -> pd.DataFrame:
         columns: dict[str, Any] = {}
         for p in self._plans:
-            columns[p["name"]] = self._column(p, self._sinks.pop(p["name"], None), columns.get("t_ns"))
+            columns[p["name"]] = self._column(p, self._sinks.pop(p["name"]), columns.get("t_ns"))
         return pd.DataFrame(columns, columns=self._order, copy=False)
 
     def _column(self, plan: dict, sink: Any, t_ns: pd.Series | None) -> pd.Series:
@@ -230,19 +225,18 @@ class CompactColumns:
             rank[order], rank[-1] = np.arange(len(found), dtype=np.int32), -1  # a code -1 (missing) stays -1
             # codes of the fewest bytes that hold them, as pandas keeps them (it would copy wider ones)
             narrow = np.int8 if len(found) < 127 else np.int16 if len(found) < 32767 else np.int32
-            codes = sink.join(narrow, _mapped(rank)) if sink is not None else np.zeros(0, np.int8)
+            codes = sink.join(narrow, _mapped(rank))
             categories = pd.Index(found[order].tolist(), dtype="str")
             values = pd.Series(pd.Categorical.from_codes(codes, categories=categories))
             keep = dtype == "category" or (name in CATEGORY_COLUMNS and not (codes < 0).any())
             return values if keep else values.astype(dtype)
         if encoding == "list":
-            return pd.Series(pd.arrays.ArrowExtensionArray(pa.chunked_array(sink.parts if sink is not None else [],
-                                                                            type=pa.list_(pa.int64()))))
+            return pd.Series(pd.arrays.ArrowExtensionArray(pa.chunked_array(sink.parts, type=pa.list_(pa.int64()))))
         if encoding == "json":
-            return pd.Series(sink.join(object) if sink is not None else np.empty(0, object), dtype=object)
+            return pd.Series(sink.join(object), dtype=object)
         if encoding == "delta":
-            return pd.Series(_running_sum(sink if sink is not None else _Pieces()), copy=False)
+            return pd.Series(_running_sum(sink), copy=False)
         if encoding == "t_s":
             known = t_ns.to_numpy() if t_ns is not None and t_ns.dtype == np.int64 and self._base is not None else None
-            return pd.Series(_seconds(sink if sink is not None else _Pieces(), known, self._base), copy=False)
-        return pd.Series(sink.join() if sink is not None else np.zeros(0), dtype=dtype)
+            return pd.Series(_seconds(sink, known, self._base), copy=False)
+        return pd.Series(sink.join(), dtype=dtype)

@@ -55,9 +55,55 @@ def load_one(path: str, *, compact: bool = False) -> pd.DataFrame:
         frame, meta = columnar.read_columnar(path, compact=compact)
     except OSError as exc:
         raise TraceFileError(f"{path} cannot be read ({exc.strerror or exc}); check its permissions.") from None
+    return _as_read(frame, meta, path)
+
+
+def _as_read(frame: pd.DataFrame, meta: dict[str, Any], path: str) -> pd.DataFrame:
     if "job" not in meta:  # a columnar trace written by record or save_trace
         return _with_meta(frame, meta, path)
     return job_frame(frame, meta)
+
+
+def survey_for_cut(path: str, loader: str | None) -> tuple[Any, str | None] | None:
+    """For an export with a cut of one ``.lltrace`` file: (the file's survey, the loader whose rows are
+    exported: ``loader``, or the file's only one; None for a trace of no loaders), so that the cut can be
+    checked against that loader's :class:`~loaderlab.trace.cut_read.Part` and read by :func:`load_cut`
+    without the whole table in memory. None where that cannot be done: a JSON trace, a folder or glob, a name
+    that is not one of the file's loaders, several loaders and no ``loader`` — the caller loads the whole
+    table, whose checks say what is wrong."""
+    from ..trace.cut_read import survey
+
+    try:
+        if len(files(path)) != 1:
+            return None
+        with open(path, "rb") as f:
+            if not columnar.is_columnar(f.read(64)):
+                return None
+        found = survey(path)
+    except (OSError, TraceFileError):
+        return None
+    if found is None:
+        return None
+    if None in found.parts:  # not a job trace: no loaders to pick from
+        return (found, None) if loader is None else None
+    named = found.meta.get("loaders") or {}
+    names = list(named) + [n for n in found.names if n not in named]
+    if loader is None and len(names) == 1:
+        loader = names[0]
+    return (found, loader) if loader in found.parts else None
+
+
+def load_cut(path: str, found: Any, loader: str | None, cuts: dict) -> pd.DataFrame:
+    """The table of only the rows an export's ``cuts`` (``start_s``, ``end_s``, ``epoch``) keeps, as
+    :func:`load_one` then :func:`select_loader` give the whole table (see :func:`survey_for_cut`)."""
+    from ..trace.cut_read import read_cut
+
+    try:
+        frame, meta = read_cut(path, found, loader, **cuts)
+    except OSError as exc:
+        raise TraceFileError(f"{path} cannot be read ({exc.strerror or exc}); check its permissions.") from None
+    frame = _as_read(frame, meta, path)
+    return select_loader(frame, loader) if loader is not None else frame
 
 
 def _with_meta(frame: pd.DataFrame, meta: dict[str, Any], path: str) -> pd.DataFrame:

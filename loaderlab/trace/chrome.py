@@ -34,6 +34,7 @@ from ..engine import events as ev
 from . import chrome_events as ce
 from .chrome_events import CATEGORY, MAIN_PID, PH_INSTANT, PH_SIDE, PH_SPAN, PIN_TID  # noqa: F401 (PIN_TID: public)
 from .chrome_text import _args, _instant_name, flow_texts, write_events
+from .cuts import LOOP_KINDS, task_ranges, window_keeps
 from .groups import firsts, key_ids, tie_sorted
 from .result import as_run
 
@@ -49,25 +50,27 @@ def to_chrome_trace(frame: pd.DataFrame, *, start_s: float | None = None, end_s:
 
 
 def save_chrome_trace(frame: pd.DataFrame, path: str | os.PathLike, *, start_s: float | None = None,
-                      end_s: float | None = None, epoch: int | None = None) -> None:
+                      end_s: float | None = None, epoch: int | None = None, origin_ns: int | None = None) -> None:
     """Write the Chrome trace of ``frame`` to ``path`` (streamed; see :func:`write_chrome`); open it at
     https://ui.perfetto.dev."""
     with open(path, "w", encoding="utf-8") as f:
-        write_chrome(frame, f, start_s=start_s, end_s=end_s, epoch=epoch)
+        write_chrome(frame, f, start_s=start_s, end_s=end_s, epoch=epoch, origin_ns=origin_ns)
 
 
 def write_chrome(frame: pd.DataFrame, out: TextIO, *, start_s: float | None = None, end_s: float | None = None,
-                 epoch: int | None = None) -> None:
+                 epoch: int | None = None, origin_ns: int | None = None) -> None:
     """Stream the Chrome trace of ``frame`` to ``out``, ``CHUNK`` events at a time, sorted by time.
 
     ``epoch``: only that epoch's events. ``start_s`` / ``end_s`` (seconds on the table's ``t_s`` axis): only
     what overlaps that window; a span crossing an edge is kept whole. Times stay on the whole table's axis
-    (microseconds since its first event), so a cut lines up with the full export.
+    (microseconds since its first event), so a cut lines up with the full export. ``origin_ns``: that first
+    event's ``t_ns`` when ``frame`` holds only the rows a cut needs (:func:`.cut_read.read_cut`), not the whole
+    table; the cuts are then the same as on the whole table, and so is the output.
     """
     run = as_run(frame)
     events = run.events
     meta = {"loader": dict(run.loader) or None, "epochs": run.epochs}
-    t0 = int(events["t_ns"].min()) if len(events) else 0
+    t0 = origin_ns if origin_ns is not None else int(events["t_ns"].min()) if len(events) else 0
     events = _cut(events, t0, start_s, end_s, epoch)
     out.write('{"traceEvents":[')
     if len(events):
@@ -87,37 +90,18 @@ def write_chrome(frame: pd.DataFrame, out: TextIO, *, start_s: float | None = No
 
 
 def _cut(events: pd.DataFrame, t0: int, start_s: float | None, end_s: float | None, epoch: int | None) -> pd.DataFrame:
-    """The rows an export with these cuts needs: the epoch's rows; for a window, every row of a task whose
-    rows' time range meets it, main's loop steps and the rows of no task (worker start-up, epochs), so spans
-    crossing an edge are whole. What lies outside the window is dropped after pairing."""
+    """The rows an export with these cuts needs: the epoch's rows; for a window, those of
+    :func:`.cuts.window_keeps`."""
     if epoch is not None:
         events = events[events["epoch"].to_numpy() == epoch]
     if start_s is None and end_s is None:
         return events
     t = events["t_ns"].to_numpy() - t0
-    inside = np.ones(len(events), bool)
-    if start_s is not None:
-        inside &= t >= start_s * 1e9
-    if end_s is not None:
-        inside &= t <= end_s * 1e9
-    batch, ep = events["batch"].to_numpy(), events["epoch"].to_numpy()
-    # a task is touched when its rows' time range meets the window, not only when a row lies in it: a span
-    # can begin before the window and end after it (a worker's whole batch inside a narrow window)
-    codes, _ = pd.MultiIndex.from_arrays([ep, batch]).factorize()
-    first = np.full(codes.max() + 1 if len(codes) else 0, np.iinfo(np.int64).max, dtype=np.int64)
-    last = np.full(len(first), np.iinfo(np.int64).min, dtype=np.int64)
-    np.minimum.at(first, codes, t)
-    np.maximum.at(last, codes, t)
-    meets = np.ones(len(first), bool)
-    if start_s is not None:
-        meets &= last >= start_s * 1e9
-    if end_s is not None:
-        meets &= first <= end_s * 1e9
-    touched = meets[codes]
-    # main's loop steps, all of them: a wait for a batch runs from one step to the next, which may both lie
-    # outside the window while the wait crosses it
-    loop = events["kind"].isin((ev.EPOCH_BEGIN, ev.CONSUMER_END, ev.BATCH_YIELD, ev.EPOCH_END)).to_numpy()
-    return events[inside | touched | loop | (batch < 0)]
+    batch = events["batch"].to_numpy()
+    codes = key_ids({"epoch": events["epoch"].to_numpy(), "batch": batch}, ["epoch", "batch"])
+    first, last = task_ranges(codes, t, int(codes.max()) + 1 if len(codes) else 0)
+    loop = events["kind"].isin(LOOP_KINDS).to_numpy()
+    return events[window_keeps(t, first[codes], last[codes], loop, batch, start_s, end_s)]
 
 
 def _event_table(r: ce.Rows, t0: int) -> tuple[pd.DataFrame, np.ndarray, pa.Array]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any
+from typing import Any, Iterator
 
 import numpy as np
 import pandas as pd
@@ -77,59 +77,93 @@ def _check_head(data: bytes, name: str) -> None:
 def _read(source: pa.NativeFile, name: str, closed: bool, compact: bool) -> tuple[pd.DataFrame, dict]:
     """The Arrow stream in ``source`` (after the magic) → (table, meta); ``closed``: the file ends with the
     stream's end marker (else it was cut off)."""
-    try:
-        reader = pa.ipc.open_stream(source)
-    except (pa.ArrowInvalid, pa.ArrowException, OSError, ValueError):
-        raise TraceFileError(f"{name} ends before its column list, so it holds no events (it was cut off right after "
-                             f"it was opened, or damaged); record the trace again.") from None
-    schema = reader.schema
-    try:
-        meta = json.loads((schema.metadata or {})[META_KEY])
-        plans = json.loads((schema.metadata or {})[COLUMNS_KEY])
-        base = int(schema.metadata[BASE_KEY]) if BASE_KEY in schema.metadata else None
-    except (KeyError, ValueError, TypeError):
-        raise TraceFileError(f"{name} is an Arrow stream but lacks LoaderLab's column notes, so it was not written "
-                             f"by LoaderLab; load a file that `loaderlab record` or save_trace wrote.") from None
-    batches, cut_short, pool = [], False, pa.default_memory_pool()
+    stream = Stream(source, name, closed)
+    batches, pool = [], pa.default_memory_pool()
     from .compact import CompactColumns  # here: it knows the events table's columns, this module does not
 
     try:
-        sink = CompactColumns(plans, schema, base) if compact else None
+        sink = CompactColumns(stream.plans, stream.schema, stream.base) if compact else None
     except (KeyError, ValueError, TypeError):
-        raise TraceFileError(f"{name} has columns that do not match its own notes; the file was damaged — "
-                             f"record the trace again.") from None
-    while True:
-        try:
-            batch, custom = reader.read_next_batch_with_custom_metadata()
-        except StopIteration:
-            break
-        except (pa.ArrowInvalid, pa.ArrowException, OSError, ValueError):
-            cut_short = True  # the writer was stopped mid-batch: keep the whole batches before it
-            break
-        if custom is not None and META_KEY in custom:
-            meta.update(json.loads(custom[META_KEY]))
-        if batch.num_rows and sink is not None:
+        raise stream.damaged() from None
+    for batch in stream.batches():
+        if sink is not None:
             try:
                 sink.add(batch)  # decoded now, and the batch let go
             except (KeyError, ValueError, TypeError, IndexError, pa.ArrowException):
-                raise TraceFileError(f"{name} has columns that do not match its own notes; the file was damaged — "
-                                     f"record the trace again.") from None
-        elif batch.num_rows:
+                raise stream.damaged() from None
+        else:
             batches.append(batch)
         del batch
         if sink is not None:
             pool.release_unused()  # the batch's decompressed buffers go back to the system, not to a cache
-    if cut_short or not closed:  # a writer that never closed: killed, or crashed
-        meta["cut_short"] = True
     try:
-        frame = sink.frame() if sink is not None else decode_batches(plans, schema, batches, base)
+        frame = sink.frame() if sink is not None else decode_batches(stream.plans, stream.schema, batches, stream.base)
     except (KeyError, ValueError, TypeError, pa.ArrowException):
-        raise TraceFileError(f"{name} has columns that do not match its own notes; the file was damaged — "
-                             f"record the trace again.") from None
+        raise stream.damaged() from None
     # Arrow's allocator keeps pages it no longer uses for its next allocation; the analysis after a load
     # allocates through numpy, never through it, so they would sit idle (180 MB after a 10 M-event load)
     pool.release_unused()
-    return frame, meta
+    return frame, stream.meta
+
+
+def open_columnar(path: str | os.PathLike) -> "Stream":
+    """A ``.lltrace`` file's stream, to read a record batch at a time (:meth:`Stream.batches`); the file stays
+    open until they are all read. Raises :class:`TraceFileError` as :func:`read_columnar` does."""
+    name = os.fspath(path)
+    size = os.path.getsize(path)
+    with open(path, "rb") as f:
+        head = f.read(len(MAGIC))
+        f.seek(max(size - len(END_OF_STREAM), 0))
+        closed = size >= len(MAGIC) + len(END_OF_STREAM) and f.read() == END_OF_STREAM
+    _check_head(head, name)
+    source = pa.OSFile(name, "rb")
+    source.seek(len(MAGIC))
+    return Stream(source, name, closed)
+
+
+class Stream:
+    """The Arrow stream of a ``.lltrace`` file: its column notes (``plans``, ``schema``, ``base``), its
+    ``meta`` (updated as batches carry more; ``cut_short`` once a cut-off end is met) and its batches."""
+
+    def __init__(self, source: pa.NativeFile, name: str, closed: bool) -> None:
+        self.name, self._source, self._closed = name, source, closed
+        try:
+            self._reader = pa.ipc.open_stream(source)
+        except (pa.ArrowInvalid, pa.ArrowException, OSError, ValueError):
+            raise TraceFileError(f"{name} ends before its column list, so it holds no events (it was cut off "
+                                 f"right after it was opened, or damaged); record the trace again.") from None
+        self.schema = schema = self._reader.schema
+        try:
+            self.meta = json.loads((schema.metadata or {})[META_KEY])
+            self.plans = json.loads((schema.metadata or {})[COLUMNS_KEY])
+            self.base = int(schema.metadata[BASE_KEY]) if BASE_KEY in schema.metadata else None
+        except (KeyError, ValueError, TypeError):
+            raise TraceFileError(f"{name} is an Arrow stream but lacks LoaderLab's column notes, so it was not "
+                                 f"written by LoaderLab; load a file that `loaderlab record` or save_trace wrote.") from None
+
+    def damaged(self) -> TraceFileError:
+        return TraceFileError(f"{self.name} has columns that do not match its own notes; the file was damaged — "
+                              f"record the trace again.")
+
+    def batches(self) -> Iterator[pa.RecordBatch]:
+        """The batches that hold rows, in file order; a cut-off file's whole ones (then ``meta["cut_short"]``)."""
+        cut_short = False
+        while True:
+            try:
+                batch, custom = self._reader.read_next_batch_with_custom_metadata()
+            except StopIteration:
+                break
+            except (pa.ArrowInvalid, pa.ArrowException, OSError, ValueError):
+                cut_short = True  # the writer was stopped mid-batch: keep the whole batches before it
+                break
+            if custom is not None and META_KEY in custom:
+                self.meta.update(json.loads(custom[META_KEY]))
+            if batch.num_rows:
+                yield batch
+            del batch
+        if cut_short or not self._closed:  # a writer that never closed: killed, or crashed
+            self.meta["cut_short"] = True
+        self._source.close()
 
 
 def decode_batches(plans: list[dict], schema: pa.Schema, batches: list[pa.RecordBatch], base: int | None) -> pd.DataFrame:

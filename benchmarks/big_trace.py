@@ -9,7 +9,9 @@ values fit; ``--full`` for the exact table). Each step runs in a fresh subproces
 ``.lltrace`` file first (except ``save``), so its peak memory (``ru_maxrss``, imports included: ~105 MB) is the
 step's own; the time is the step alone, wall and CPU (all threads; on a shared machine the CPU time is the
 steadier number). ``cli_report`` / ``cli_export`` run ``python -m loaderlab report --no-replay`` / ``export``
-in-process on the file (what a user runs): their time includes reading the file, as the command does.
+in-process on the file (what a user runs): their time includes reading the file, as the command does;
+``cli_export_epoch`` / ``cli_export_window`` export one epoch (``--epoch 1``) / a 2 s window (``--from 10 --to
+12``), which read only the rows the cut keeps.
 ``save`` writes the trace an epoch at a time with :class:`~loaderlab.trace.columnar.TraceWriter`,
 as a run would, and its time includes making those epochs. ``PAGE_RENDER`` is the hook for the dashboard's first-render timing (``None`` until it exists):
 a callable ``(frame) -> None`` run as one more step.
@@ -48,8 +50,10 @@ def _page_render(frame: pd.DataFrame) -> None:  # the "Your trace" page's first 
 
 
 PAGE_RENDER: Callable[[pd.DataFrame], None] | None = _page_render  # the dashboard helper plugs its first render in here
-STEPS = ("save", "load", "load_compact", "report", "findings", "export", "cli_report", "cli_export")
-CLI_STEPS = {"cli_report": ["report", "--no-replay"], "cli_export": ["export"]}  # what a user runs, load included
+STEPS = ("save", "load", "load_compact", "report", "findings", "export", "cli_report", "cli_export",
+         "cli_export_epoch", "cli_export_window")
+CLI_STEPS = {"cli_report": ["report", "--no-replay"], "cli_export": ["export"],  # what a user runs, load included
+             "cli_export_epoch": ["export", "--epoch", "1"], "cli_export_window": ["export", "--from", "10", "--to", "12"]}
 COMPACT = True  # report, findings, export and page load the compact table (load_trace(..., compact=True)); --full: not
 STEP_TIMEOUT_S = 900
 
@@ -204,7 +208,7 @@ def _step(step: str, trace: str, work: str) -> dict:
 
         from loaderlab.cli import main
         args = [*CLI_STEPS[step][:1], trace, *CLI_STEPS[step][1:]]
-        if step == "cli_export":
+        if step.startswith("cli_export"):
             args += ["--chrome", os.path.join(work, "cli_chrome.json")]
         start, cpu = time.perf_counter(), time.process_time()
         with open(os.devnull, "w") as sink, contextlib.redirect_stdout(sink):

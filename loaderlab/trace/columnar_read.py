@@ -43,23 +43,15 @@ def read_columnar(path: str | os.PathLike, *, compact: bool = False) -> tuple[pd
     sentence) for a file that is not a LoaderLab columnar trace or is damaged. The file is read one record
     batch at a time (never whole into memory: a 10 M-event file is 110 MB).
     """
-    name = os.fspath(path)
-    size = os.path.getsize(path)
-    with open(path, "rb") as f:
-        head = f.read(len(MAGIC))
-        f.seek(max(size - len(END_OF_STREAM), 0))
-        closed = size >= len(MAGIC) + len(END_OF_STREAM) and f.read() == END_OF_STREAM
-    _check_head(head, name)
-    with pa.OSFile(name, "rb") as source:
-        source.seek(len(MAGIC))
-        return _read(source, name, closed, compact)
+    with open_columnar(path) as stream:
+        return _read(stream, compact)
 
 
 def read_columnar_bytes(data: bytes, name: str = "the trace", *,
                         compact: bool = False) -> tuple[pd.DataFrame, dict]:
     """:func:`read_columnar` for a file's contents (an upload, say); ``name`` is how messages refer to it."""
     _check_head(data, name)
-    return _read(pa.BufferReader(pa.py_buffer(data)[len(MAGIC):]), name, data.endswith(END_OF_STREAM), compact)
+    return _read(Stream(pa.BufferReader(pa.py_buffer(data)[len(MAGIC):]), name, data.endswith(END_OF_STREAM)), compact)
 
 
 def _check_head(data: bytes, name: str) -> None:
@@ -74,10 +66,8 @@ def _check_head(data: bytes, name: str) -> None:
                              f"this LoaderLab reads layout {MAGIC[-1]} — upgrade LoaderLab.")
 
 
-def _read(source: pa.NativeFile, name: str, closed: bool, compact: bool) -> tuple[pd.DataFrame, dict]:
-    """The Arrow stream in ``source`` (after the magic) → (table, meta); ``closed``: the file ends with the
-    stream's end marker (else it was cut off)."""
-    stream = Stream(source, name, closed)
+def _read(stream: "Stream", compact: bool) -> tuple[pd.DataFrame, dict]:
+    """The file's stream → (table, meta)."""
     batches, pool = [], pa.default_memory_pool()
     from .compact import CompactColumns  # here: it knows the events table's columns, this module does not
 
@@ -89,7 +79,7 @@ def _read(source: pa.NativeFile, name: str, closed: bool, compact: bool) -> tupl
         if sink is not None:
             try:
                 sink.add(batch)  # decoded now, and the batch let go
-            except (KeyError, ValueError, TypeError, IndexError, pa.ArrowException):
+            except (KeyError, ValueError, TypeError, IndexError, AttributeError, pa.ArrowException):
                 raise stream.damaged() from None
         else:
             batches.append(batch)
@@ -98,7 +88,7 @@ def _read(source: pa.NativeFile, name: str, closed: bool, compact: bool) -> tupl
             pool.release_unused()  # the batch's decompressed buffers go back to the system, not to a cache
     try:
         frame = sink.frame() if sink is not None else decode_batches(stream.plans, stream.schema, batches, stream.base)
-    except (KeyError, ValueError, TypeError, pa.ArrowException):
+    except (KeyError, ValueError, TypeError, AttributeError, pa.ArrowException):
         raise stream.damaged() from None
     # Arrow's allocator keeps pages it no longer uses for its next allocation; the analysis after a load
     # allocates through numpy, never through it, so they would sit idle (180 MB after a 10 M-event load)
@@ -108,7 +98,8 @@ def _read(source: pa.NativeFile, name: str, closed: bool, compact: bool) -> tupl
 
 def open_columnar(path: str | os.PathLike) -> "Stream":
     """A ``.lltrace`` file's stream, to read a record batch at a time (:meth:`Stream.batches`); the file stays
-    open until they are all read. Raises :class:`TraceFileError` as :func:`read_columnar` does."""
+    open until they are all read or its ``with`` block ends. Raises :class:`TraceFileError` as
+    :func:`read_columnar` does."""
     name = os.fspath(path)
     size = os.path.getsize(path)
     with open(path, "rb") as f:
@@ -117,8 +108,12 @@ def open_columnar(path: str | os.PathLike) -> "Stream":
         closed = size >= len(MAGIC) + len(END_OF_STREAM) and f.read() == END_OF_STREAM
     _check_head(head, name)
     source = pa.OSFile(name, "rb")
-    source.seek(len(MAGIC))
-    return Stream(source, name, closed)
+    try:
+        source.seek(len(MAGIC))
+        return Stream(source, name, closed)
+    except BaseException:
+        source.close()
+        raise
 
 
 class Stream:
@@ -140,6 +135,12 @@ class Stream:
         except (KeyError, ValueError, TypeError):
             raise TraceFileError(f"{name} is an Arrow stream but lacks LoaderLab's column notes, so it was not "
                                  f"written by LoaderLab; load a file that `loaderlab record` or save_trace wrote.") from None
+
+    def __enter__(self) -> "Stream":
+        return self
+
+    def __exit__(self, *_: Any) -> None:
+        self._source.close()
 
     def damaged(self) -> TraceFileError:
         return TraceFileError(f"{self.name} has columns that do not match its own notes; the file was damaged — "

@@ -61,7 +61,7 @@ class _Batch:
 
     def __init__(self, stream: Stream, batch: pa.RecordBatch, carry: int, names: list) -> None:
         plans = {p["name"]: p for p in stream.plans}
-        t = batch.column(stream.schema.get_field_index("t_ns")).to_numpy(zero_copy_only=False).astype(np.int64)
+        t = _ints(batch, stream, "t_ns")
         if plans["t_ns"]["encoding"] == "delta":
             t = np.cumsum(t, dtype=np.int64) + carry
         self.t = t
@@ -94,7 +94,10 @@ def _index(names: list, name: Any) -> int:
 
 
 def _ints(batch: pa.RecordBatch, stream: Stream, name: str) -> np.ndarray:
-    return batch.column(stream.schema.get_field_index(name)).to_numpy(zero_copy_only=False).astype(np.int64)
+    column = batch.column(stream.schema.get_field_index(name))
+    if column.null_count or not pa.types.is_integer(column.type):
+        raise ValueError(f"{name}: not ints")  # a damaged file (the whole table's reading names it)
+    return column.to_numpy().astype(np.int64)
 
 
 def _strings(batch: pa.RecordBatch, stream: Stream, plan: dict) -> tuple[np.ndarray, list]:
@@ -110,7 +113,14 @@ def _strings(batch: pa.RecordBatch, stream: Stream, plan: dict) -> tuple[np.ndar
 def survey(path: str | os.PathLike) -> Survey | None:
     """The first pass over the file; None where a cut cannot be read this way (a task id too big for the key,
     more loaders than it holds, no rows): the caller reads the whole table instead."""
-    stream = open_columnar(path)
+    with open_columnar(path) as stream:
+        try:
+            return _survey(stream)
+        except (KeyError, ValueError, TypeError, IndexError, AttributeError, pa.ArrowException):
+            return None  # columns that do not match their notes: the whole table's reading says so
+
+
+def _survey(stream: Stream) -> Survey | None:
     if "t_ns" not in stream.schema.names or "kind" not in stream.schema.names:
         return None
     names: list = []
@@ -151,7 +161,15 @@ def read_cut(path: str | os.PathLike, found: Survey, loader: str | None, *, star
              end_s: float | None = None, epoch: int | None = None) -> tuple[pd.DataFrame, dict]:
     """The second pass: (the compact table of only the rows that the cut of ``loader``'s rows keeps, the meta),
     as :func:`.columnar_read.read_columnar` gives them for the whole file."""
-    stream = open_columnar(path)
+    with open_columnar(path) as stream:
+        try:
+            return _read_cut(stream, found, loader, start_s, end_s, epoch)
+        except (KeyError, ValueError, TypeError, IndexError, AttributeError, pa.ArrowException):
+            raise stream.damaged() from None
+
+
+def _read_cut(stream: Stream, found: Survey, loader: str | None, start_s: float | None, end_s: float | None,
+              epoch: int | None) -> tuple[pd.DataFrame, dict]:
     plans = [dict(p, encoding="plain") if p["name"] == "t_ns" else p for p in stream.plans]  # times as decoded
     sink = CompactColumns(plans, stream.schema, stream.base)
     t_index = stream.schema.get_field_index("t_ns")

@@ -14,6 +14,7 @@ from loaderlab import DataLoader, record
 from loaderlab.cli import commands, main
 from loaderlab.jobs.read import load_cut, load_one, select_loader, survey_for_cut
 from loaderlab.trace import chrome, columnar, compact
+from loaderlab.trace.columnar_read import open_columnar
 from loaderlab.trace.io import save_trace
 from tests.helpers.datasets import MapDataset
 from tests.jobs import scripts
@@ -183,3 +184,24 @@ def test_a_cut_decodes_only_the_rows_it_keeps(recorded, tmp_path, monkeypatch):
     _, frame = cut_export(recorded, None, {"epoch": 1, "start_s": None, "end_s": None}, tmp_path)
     assert sum(added) == len(frame) < whole / 2
     assert np.all(frame["epoch"].to_numpy() == 1)
+
+
+def test_a_file_whose_columns_do_not_match_its_notes_is_one_sentence_for_a_cut(recorded, tmp_path, monkeypatch,
+                                                                                capsys):
+    import pyarrow as pa
+
+    with open_columnar(recorded) as stream:
+        schema = stream.schema
+    fields = [pa.field(f.name, pa.int64()) if f.name == "kind" else f for f in schema]
+    bad = pa.schema(fields, metadata=schema.metadata)
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_stream(sink, bad) as writer:
+        writer.write_batch(pa.RecordBatch.from_arrays(
+            [pa.array([0, 1], f.type) if f.name == "kind" else pa.nulls(2, f.type) for f in fields], schema=bad))
+    (tmp_path / "bad.lltrace").write_bytes(columnar.MAGIC + sink.getvalue().to_pybytes())
+    monkeypatch.chdir(tmp_path)
+    assert survey_for_cut("bad.lltrace", None) is None
+    with pytest.raises(SystemExit) as exit_info:
+        main(["export", "bad.lltrace", "--chrome", "out.json", "--epoch", "0"])
+    err = capsys.readouterr().err
+    assert exit_info.value.code == 2 and "do not match its own notes" in err and err.count("\n") == 1

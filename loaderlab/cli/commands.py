@@ -176,21 +176,21 @@ def cmd_export(args: argparse.Namespace) -> None:
 
     from ..jobs.read import select_loader
 
+    cut = None
     if any(getattr(args, k, None) is not None for k in ("start_s", "end_s", "epoch")):
         cut = _cut_export(args)
-        if cut is not None:  # only the rows the cut keeps were read
-            frame, cuts = cut
-            _write(lambda f, path: save_chrome_trace(f, path, **cuts), frame, args.chrome)
-            print(f"wrote {args.chrome}: open it at https://ui.perfetto.dev (or chrome://tracing)")
-            return
-    frame = _load(args.trace, getattr(args, "loader", None), compact=True)
-    names = _loaders(frame) if getattr(args, "loader", None) is None else []
-    if len(names) > 1:
-        raise UserError(f"{args.trace} holds {len(names)} DataLoaders ({', '.join(names)}); pick one with --loader NAME")
-    if names:
-        frame = select_loader(frame, names[0])
-    length = float(frame["t_ns"].max() - frame["t_ns"].min()) / 1e9 if len(frame) else 0.0
-    cuts = _export_cuts(length, sorted(int(e) for e in frame["epoch"].unique()), args)
+    if cut is not None:  # only the rows the cut keeps were read
+        frame, cuts = cut
+    else:
+        frame = _load(args.trace, getattr(args, "loader", None), compact=True)
+        names = _loaders(frame) if getattr(args, "loader", None) is None else []
+        if len(names) > 1:
+            raise UserError(f"{args.trace} holds {len(names)} DataLoaders ({', '.join(names)}); "
+                            f"pick one with --loader NAME")
+        if names:
+            frame = select_loader(frame, names[0])
+        length = float(frame["t_ns"].max() - frame["t_ns"].min()) / 1e9 if len(frame) else 0.0
+        cuts = _export_cuts(length, sorted(int(e) for e in frame["epoch"].unique()), args)
     _write(lambda f, path: save_chrome_trace(f, path, **cuts), frame, args.chrome)
     print(f"wrote {args.chrome}: open it at https://ui.perfetto.dev (or chrome://tracing)")
 

@@ -26,6 +26,10 @@ BASE_KEY = b"loaderlab.t_ns_base"
 END_OF_STREAM = b"\xff\xff\xff\xff\x00\x00\x00\x00"  # what RecordBatchStreamWriter.close() writes last
 
 
+# what decoding a batch whose columns do not match the file's notes raises (a damaged file): said as one sentence
+DAMAGED = (KeyError, ValueError, TypeError, IndexError, AttributeError, pa.ArrowException)
+
+
 class TraceFileError(ValueError):
     """A trace file that LoaderLab cannot read; the message says what is wrong and what to do."""
 
@@ -51,7 +55,8 @@ def read_columnar_bytes(data: bytes, name: str = "the trace", *,
                         compact: bool = False) -> tuple[pd.DataFrame, dict]:
     """:func:`read_columnar` for a file's contents (an upload, say); ``name`` is how messages refer to it."""
     _check_head(data, name)
-    return _read(Stream(pa.BufferReader(pa.py_buffer(data)[len(MAGIC):]), name, data.endswith(END_OF_STREAM)), compact)
+    stream = Stream(pa.BufferReader(pa.py_buffer(data)[len(MAGIC):]), name, data.endswith(END_OF_STREAM))
+    return _read(stream, compact)
 
 
 def _check_head(data: bytes, name: str) -> None:
@@ -79,7 +84,7 @@ def _read(stream: "Stream", compact: bool) -> tuple[pd.DataFrame, dict]:
         if sink is not None:
             try:
                 sink.add(batch)  # decoded now, and the batch let go
-            except (KeyError, ValueError, TypeError, IndexError, AttributeError, pa.ArrowException):
+            except DAMAGED:
                 raise stream.damaged() from None
         else:
             batches.append(batch)
@@ -88,7 +93,7 @@ def _read(stream: "Stream", compact: bool) -> tuple[pd.DataFrame, dict]:
             pool.release_unused()  # the batch's decompressed buffers go back to the system, not to a cache
     try:
         frame = sink.frame() if sink is not None else decode_batches(stream.plans, stream.schema, batches, stream.base)
-    except (KeyError, ValueError, TypeError, AttributeError, pa.ArrowException):
+    except DAMAGED:
         raise stream.damaged() from None
     # Arrow's allocator keeps pages it no longer uses for its next allocation; the analysis after a load
     # allocates through numpy, never through it, so they would sit idle (180 MB after a 10 M-event load)
@@ -134,7 +139,8 @@ class Stream:
             self.base = int(schema.metadata[BASE_KEY]) if BASE_KEY in schema.metadata else None
         except (KeyError, ValueError, TypeError):
             raise TraceFileError(f"{name} is an Arrow stream but lacks LoaderLab's column notes, so it was not "
-                                 f"written by LoaderLab; load a file that `loaderlab record` or save_trace wrote.") from None
+                                 f"written by LoaderLab; load a file that `loaderlab record` or save_trace "
+                                 f"wrote.") from None
 
     def __enter__(self) -> "Stream":
         return self

@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from .columnar_read import Stream, open_columnar
+from .columnar_read import DAMAGED, Stream, open_columnar
 from .compact import CompactColumns, give_back_freed
 from .cuts import LOOP_KINDS, task_ranges, window_keeps
 
@@ -116,7 +116,7 @@ def survey(path: str | os.PathLike) -> Survey | None:
     with open_columnar(path) as stream:
         try:
             return _survey(stream)
-        except (KeyError, ValueError, TypeError, IndexError, AttributeError, pa.ArrowException):
+        except DAMAGED:
             return None  # columns that do not match their notes: the whole table's reading says so
 
 
@@ -164,7 +164,7 @@ def read_cut(path: str | os.PathLike, found: Survey, loader: str | None, *, star
     with open_columnar(path) as stream:
         try:
             return _read_cut(stream, found, loader, start_s, end_s, epoch)
-        except (KeyError, ValueError, TypeError, IndexError, AttributeError, pa.ArrowException):
+        except DAMAGED:
             raise stream.damaged() from None
 
 

@@ -77,7 +77,8 @@ def windows(path: str, loader: str | None = None) -> list[dict]:
     epochs = sorted(frame["epoch"].unique())
     return [{"epoch": int(e), "start_s": None, "end_s": None} for e in epochs] + [
         {"epoch": None, "start_s": length * a, "end_s": length * b} for a, b in ((0.2, 0.3), (0.5, 0.5001))] + [
-        {"epoch": None, "start_s": length * 0.7, "end_s": None}, {"epoch": None, "start_s": None, "end_s": length * 0.1},
+        {"epoch": None, "start_s": length * 0.7, "end_s": None},
+        {"epoch": None, "start_s": None, "end_s": length * 0.1},
         {"epoch": int(epochs[-1]), "start_s": length * 0.6, "end_s": length * 0.9}]
 
 
@@ -178,7 +179,8 @@ def test_a_file_cut_off_mid_write_is_cut_up_to_its_last_whole_batch(recorded, tm
 def test_a_cut_decodes_only_the_rows_it_keeps(recorded, tmp_path, monkeypatch):
     added = []
     real = compact.CompactColumns.add
-    monkeypatch.setattr(compact.CompactColumns, "add", lambda self, batch: added.append(batch.num_rows) or real(self, batch))
+    monkeypatch.setattr(compact.CompactColumns, "add",
+                        lambda self, batch: added.append(batch.num_rows) or real(self, batch))
     whole = len(load_one(recorded, compact=True))
     added.clear()
     _, frame = cut_export(recorded, None, {"epoch": 1, "start_s": None, "end_s": None}, tmp_path)

@@ -6,7 +6,7 @@ import pytest
 
 from loaderlab.trace import finding_texts
 from loaderlab.trace.verdict import VERDICT_KINDS, verdict
-from tests.trace.planted import Tiny, record_cause
+from tests.trace.planted import Tiny, record_cause, stalled
 
 pytestmark = pytest.mark.timing  # judges a real run's timing: run alone (see pyproject's markers)
 
@@ -31,6 +31,16 @@ def test_the_planted_cause_is_the_verdict(traces, cause):
     assert found.kind == CAUSES[cause], found.text()
     for lang in ("en", "ko"):
         assert found.text(lang) and found.title(lang)
+
+
+def test_a_run_the_machine_stalled_is_told_apart(traces):
+    """The guard that records a stalled run again: one microsecond sample held 0.23 s (as CI once saw)."""
+    frame = _trace(traces, "ipc_torch").copy()
+    assert not stalled(frame)
+    end = frame.index[frame["kind"] == "fetch_end"][10]
+    frame.loc[end, "t_ns"] += 230_000_000
+    frame.loc[end, "t_s"] += 0.23
+    assert stalled(frame)
 
 
 def test_an_ipc_bound_run_names_the_move_and_the_idle_workers(traces):

@@ -4,7 +4,7 @@ Top-level classes and functions: workers must be able to import them. Used by th
 suggestion tests and by ``benchmarks/diagnosis.py``.
 
 A run in which the machine stalled says nothing about its planted cause: on a shared CI machine two
-microsecond samples of the many-tensors run once took 0.23 s each (both workers held at once), and the
+microsecond samples of the many-tensors run once took about 0.23 s each (0.467 s together), and the
 verdict rightly named those samples, not the planted move. :func:`record_cause` records such a run again
 (at most ``tries`` times in all); the straggler run plants slow samples, so it is never recorded again.
 """

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from .texts import EN, LANGUAGES, set_language, t
 
@@ -21,6 +22,8 @@ ROOT = Path(__file__).resolve().parents[2]
 CHOICE = "language"  # the kept choice
 RADIO = "language_radio"  # the sidebar widget that edits it
 _NAMES = {"en": "English", "ko": "한국어"}
+_LAST_PAGE = "page_last"  # the page this session ran last
+_SWITCHED = "page_switched"  # whether this run's page differs from it
 
 
 def _chosen() -> None:
@@ -55,11 +58,26 @@ def page_links(lang: str) -> None:
             return
 
 
+def _note_page() -> None:
+    ctx = get_script_run_ctx()
+    now = ctx.page_script_hash if ctx is not None else ""
+    before = st.session_state.get(_LAST_PAGE)
+    st.session_state[_SWITCHED] = before is not None and before != now
+    st.session_state[_LAST_PAGE] = now
+
+
+def page_switched() -> bool:
+    """Whether this run opened another page than the session's previous run did (a sidebar link, back or
+    forward); False on the session's first run and on a rerun of the same page."""
+    return bool(st.session_state.get(_SWITCHED, False))
+
+
 def page_setup(page: str | None = None) -> str:
     """Page config, language and the sidebar's page links: the first call of every page's ``main``. With
     ``page`` (its text-key prefix), also the page's ``.title``, its ``.explain`` sentences and, where the
     page has one, its ``.try`` suggestion."""
     st.set_page_config(page_title="LoaderLab", layout="wide")
+    _note_page()
     lang = use_language()
     page_links(lang)
     st.session_state[RADIO] = lang

@@ -26,7 +26,7 @@ from ..trace.findings import padding_findings
 from .language import page_setup
 from .outcome import show_warnings
 from ..scenarios.custom_runs import default_collate_error
-from .settings import cached_run, sidebar_config, torch_code
+from .settings import cached_run, put_setting, sidebar_config, torch_code
 from .texts import language, t
 
 SHOW = {"error": st.error, "warning": st.warning, "info": st.info}
@@ -57,7 +57,7 @@ def _grids(runs: dict, n: int) -> None:
 
 
 def _use_ragged_source() -> None:
-    st.session_state["source"] = "stdlib_docstrings"  # the sidebar's own control: every page follows
+    put_setting("source", "stdlib_docstrings")  # the sidebar's own control: every page follows
 
 
 def main() -> None:

@@ -11,7 +11,7 @@ Knows RunConfig and streamlit's query params; nothing of the pages.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import streamlit as st
@@ -46,9 +46,11 @@ def note_text(note: LinkNote) -> str:
     return t(f"link.{note.what}", name=note.key, value=note.value, allowed=note.allowed, used=note.used)
 
 
-def apply_query_settings(defaults: Mapping[str, Any], caps: Limits) -> list[str]:
-    """Put the query's RunConfig values (the rest: ``defaults``) into session state, once per link; return
-    the sentences on values clamped or left out (empty when the link was applied before or had none)."""
+def apply_query_settings(defaults: Mapping[str, Any], caps: Limits,
+                         put: Callable[[str, Any], None]) -> list[str]:
+    """Set the query's RunConfig values (the rest: ``defaults``) with ``put`` (the sidebar's setter), once per
+    link; return the sentences on values clamped or left out (empty when the link was applied before or had
+    none)."""
     query = {k: st.query_params[k] for k in st.query_params}
     found, notes = fit_link(query, caps)
     if not found and not notes:
@@ -59,5 +61,5 @@ def apply_query_settings(defaults: Mapping[str, Any], caps: Limits) -> list[str]
     st.session_state[_APPLIED] = link
     if found:
         for key, value in {**defaults, **found}.items():
-            st.session_state[key] = value
+            put(key, value)
     return [note_text(n) for n in notes]

@@ -32,6 +32,7 @@ from ..scenarios.run import (
 from .live_run import outcome as live_outcome
 from .live_run import run_lock  # noqa: F401 (pages take the run slots from here)
 from .control_ranges import clamp, ranges
+from .language import page_switched
 from .outcome import partial_trace, show_busy, show_failure, show_stopped
 from .query_settings import apply_query_settings
 from .texts import EN, bound, t
@@ -53,6 +54,16 @@ _BLAME_ORDER = ("fault", "batch_sampler", "sampler", "persistent_workers", "pref
                 "drop_last", "shuffle", "num_workers", "timeout", "batch_size")
 
 
+KEPT = "sidebar_kept"  # the settings themselves: a session-state key that no widget owns
+
+
+def put_setting(key: str, value) -> None:
+    """Set one sidebar setting from code (a link, a page's own button): the widget's value for this run and
+    the kept value that seeds the widget on every later page."""
+    st.session_state[key] = value
+    st.session_state.setdefault(KEPT, {})[key] = value
+
+
 def _apply_preset() -> None:
     name = st.session_state.get("preset")
     if name in PRESETS:
@@ -66,22 +77,21 @@ def _defaults() -> dict:
 
 
 def _init_state(caps) -> None:
-    """Defaults where a key is missing; every numeric value moved into its control's range under ``caps``,
-    so no widget ever meets a value beyond its bounds (a lowered cap, a preset, a default of 2000 samples)."""
-    for key, value in _defaults().items():
-        st.session_state.setdefault(key, value)
-    current = {key: st.session_state[key] for key in ranges(caps) if key in st.session_state}
-    for key, value in clamp(current, caps).items():
-        if value != current[key]:
-            st.session_state[key] = value
+    """Every widget's value for this run: on a page switch the kept settings, otherwise what the session holds
+    (the user's change, a preset, a page's own control), defaults where neither has a value; each numeric
+    value moved into its control's range under ``caps``, so no widget ever meets a value beyond its bounds (a
+    lowered cap, a preset, a default of 2000 samples). The result is kept for the next page.
 
-
-def keep_settings() -> None:
-    """Keep the sidebar's values through a run that does not draw it: Streamlit drops a widget's state at the
-    end of a run that did not draw it, but keeps a value the script itself set (an uploaded CSV cannot be)."""
-    for key in ("preset", *_defaults()):
-        if key in st.session_state:
-            st.session_state[key] = st.session_state[key]
+    Why a key no widget owns: Streamlit treats another page's sidebar as other widgets, and on a page switch it
+    drops their state or hands the new widgets their minimums; so on a switch the kept values win."""
+    kept = st.session_state.setdefault(KEPT, {})
+    if not page_switched():
+        kept.update({key: st.session_state[key] for key in ("preset", *_defaults()) if key in st.session_state})
+    for key, value in {"preset": "—", **_defaults()}.items():
+        kept.setdefault(key, value)
+    kept.update(clamp({key: kept[key] for key in ranges(caps) if key in kept}, caps))
+    for key, value in kept.items():
+        st.session_state[key] = value
 
 
 def blamed_control(message: str) -> str:
@@ -100,7 +110,7 @@ def sidebar_config() -> RunConfig | None:
         return None
     _init_state(caps)
     # a lesson's "change it yourself" link fills the widgets once; what it could not use, the page says
-    for note in apply_query_settings(clamp(_defaults(), caps), caps):
+    for note in apply_query_settings(clamp(_defaults(), caps), caps, put_setting):
         st.warning(note)
     bound_of = ranges(caps)
     sb = st.sidebar

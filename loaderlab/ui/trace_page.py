@@ -28,7 +28,7 @@ from ..trace.result import as_run, to_frame
 from .big_trace import is_big, json_bytes, show_big
 from .language import page_setup
 from .outcome import show_warnings
-from .settings import cached_run, keep_settings, sidebar_config, torch_code
+from .settings import cached_run, sidebar_config, torch_code
 from .diagnosis_view import show_diagnosis
 from . import follow_trace
 from .job_trace import pick_loader
@@ -158,7 +158,6 @@ def main() -> None:
     if st.session_state.get("trace_upload") is None and not following:
         config = sidebar_config()
     else:  # an uploaded or followed trace is shown: LoaderLab's run settings do not apply to it, so not drawn
-        keep_settings()
         st.sidebar.info(t("yourtrace.sidebar.hidden"))
         config = None
     limit = _upload_limit_mb()

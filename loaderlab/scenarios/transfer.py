@@ -129,6 +129,16 @@ def summarise(table: pd.DataFrame, batch_bytes: int | None = None) -> pd.DataFra
     return pd.DataFrame(out, columns=SUMMARY_COLUMNS)
 
 
+def rate(gbps: float) -> tuple[float | None, str]:
+    """A bandwidth as ``(value, unit)``: GB/s, or MB/s where GB/s would round to 0.0 at one decimal (a tiny
+    batch's copy is all latency: 16 bytes measured "0.0 GB/s"); ``(None, "")`` when unknown."""
+    if gbps is None or not np.isfinite(gbps):
+        return None, ""
+    if gbps >= 0.05:
+        return gbps, "GB/s"
+    return gbps * 1e3, "MB/s"
+
+
 # --- measuring (CUDA only) ------------------------------------------------------------------------
 
 

@@ -13,6 +13,7 @@ TEXTS = {
                           "ko": "병목: 프로세스 사이의 배치 전달"},
     "verdict.title.startup": {"en": "Bottleneck: worker start-up", "ko": "병목: 워커 시작"},
     "verdict.title.straggler": {"en": "Bottleneck: a few slow samples", "ko": "병목: 소수의 느린 샘플"},
+    "verdict.title.slow_worker": {"en": "Bottleneck: one slow worker", "ko": "병목: 느린 워커 하나"},
     "verdict.title.consumer": {"en": "Bottleneck: your training step", "ko": "병목: 학습 단계"},
     "verdict.title.main_process": {"en": "Bottleneck: loading in the main process",
                                    "ko": "병목: 메인 프로세스에서의 로딩"},
@@ -78,6 +79,16 @@ TEXTS = {
         "ko": "소수의 느린 샘플이 느린 부분입니다: 느린 샘플 {count}개가 {lost_s:.3f}초를 썼고, 이는 "
             "학습 루프가 기다린 {wait_s:.3f}초의 {lost_share:.0%}입니다. 순서를 지키면 느린 샘플 하나가 "
             "뒤의 배치를 모두 붙잡습니다. in_order=False로 두면 그동안 다른 배치를 넘겨 줍니다.",
+    },
+    "verdict.slow_worker": {
+        "en": "One worker is the slow part: worker {worker} took {ratio:.1f}x as long per sample as the others "
+            "({median_ms:.2f} ms against {others_ms:.2f} ms), and waiting for its batches cost {lost_s:.3f} s, "
+            "{lost_share:.0%} of the {wait_s:.3f} s the loop waited. More workers do not fix a worker that is "
+            "slow itself: look at what only it does (the samples it is given, a lock or a file it waits on).",
+        "ko": "워커 하나가 느린 부분입니다: 워커 {worker}는 샘플 하나에 다른 워커의 {ratio:.1f}배가 "
+            "걸렸고({median_ms:.2f} ms 대 {others_ms:.2f} ms), 그 워커의 배치를 기다린 시간이 {lost_s:.3f}초로 "
+            "학습 루프가 기다린 {wait_s:.3f}초의 {lost_share:.0%}입니다. 워커를 늘려도 스스로 느린 워커는 "
+            "고쳐지지 않습니다: 그 워커만 하는 일(받는 샘플, 기다리는 락이나 파일)을 살펴보세요.",
     },
     "verdict.consumer": {
         "en": "Your training step is the slow part: it took {step_ms:.2f} ms per batch and the loop waited "

@@ -14,9 +14,13 @@ order, with the numbers that decided it kept as the verdict's evidence:
 5. ``pin_memory``: the pin thread was busy at least :data:`PIN_SHARE` of the loop's time.
 6. ``straggler``: slow samples (:func:`~loaderlab.trace.slow.stragglers`) cost at least
    :data:`STRAGGLER_SHARE` of the loop's wait: in order, one slow sample holds every batch behind it.
-7. ``workers``: the workers were busy at least :data:`WORKERS_BUSY` of their lives: fetching is the slow
+7. ``slow_worker``: one worker's samples take :data:`~loaderlab.trace.slow.SLOW_WORKER_RATIO` × the
+   others' (:func:`~loaderlab.trace.slow.slow_workers`) and waiting for its batches cost at least
+   :data:`STRAGGLER_SHARE` of the loop's wait: more workers do not fix a worker that is slow itself. No
+   setting is suggested (the replay cannot model what makes one worker slow).
+8. ``workers``: the workers were busy at least :data:`WORKERS_BUSY` of their lives: fetching is the slow
    part, more workers help (CPU-bound up to the cores, latency-bound beyond them).
-8. ``ipc``: otherwise: the loop waited while the workers mostly idled, so the time went between them —
+9. ``ipc``: otherwise: the loop waited while the workers mostly idled, so the time went between them —
    moving each batch from a worker to the main process (tiny batches, many tensors per batch).
 
 Knows nothing of words (:mod:`.finding_texts` words each kind: ``verdict.<key>``), plotly or streamlit.
@@ -31,13 +35,13 @@ from typing import Any
 
 from ..engine.cores import cpu_count
 from . import finding_texts
-from .slow import stragglers
+from .slow import sample_fetches, slow_workers, stragglers
 from .summary import RunSummary, events, summarise
 from .tables import normal
 
-WORKERS, IPC, STARTUP, STRAGGLER, CONSUMER, MAIN_PROCESS, PIN_MEMORY, NONE = (
-    "workers", "ipc", "startup", "straggler", "consumer", "main_process", "pin_memory", "none")
-VERDICT_KINDS = (WORKERS, IPC, STARTUP, STRAGGLER, CONSUMER, MAIN_PROCESS, PIN_MEMORY, NONE)
+WORKERS, IPC, STARTUP, STRAGGLER, SLOW_WORKER, CONSUMER, MAIN_PROCESS, PIN_MEMORY, NONE = (
+    "workers", "ipc", "startup", "straggler", "slow_worker", "consumer", "main_process", "pin_memory", "none")
+VERDICT_KINDS = (WORKERS, IPC, STARTUP, STRAGGLER, SLOW_WORKER, CONSUMER, MAIN_PROCESS, PIN_MEMORY, NONE)
 
 MIN_BATCHES = 8
 LOADER_BOUND_SHARE = 0.5  # the loader-bound finding's threshold: above it the loop mostly waited
@@ -98,12 +102,22 @@ def verdict(frame: Any, summary: RunSummary | None = None) -> Verdict:
     pin = s.stage("pin")
     if pin.count and pin.total_s >= PIN_SHARE * total:
         return Verdict(PIN_MEMORY, PIN_MEMORY, {**common, "pin_ms": _ms(pin.p50_s), "pin_share": pin.total_s / total})
-    slow = stragglers(normal(events(frame)))
+    table = normal(events(frame))
+    samples = sample_fetches(table)
+    slow = stragglers(table, samples)
     if slow and slow[0]["lost_s"] >= STRAGGLER_SHARE * loop.wait_s:
         found = slow[0]
         return Verdict(STRAGGLER, STRAGGLER, {**common, "count": int(found["count"]), "lost_s": found["lost_s"],
                                               "lost_share": found["lost_s"] / max(loop.wait_s, 1e-12)},
                        batch=found.get("batch"), worker=found.get("worker"), index=found.get("index"))
+    paid = [w for w in slow_workers(table, loop, samples)
+            if w["key"] == "slow_worker" and w["cost_s"] >= STRAGGLER_SHARE * loop.wait_s]
+    if paid:
+        found = max(paid, key=lambda w: w["cost_s"])
+        return Verdict(SLOW_WORKER, SLOW_WORKER, {**common, "worker": found["worker"], "ratio": found["ratio"], "median_ms": found["median_ms"],
+                                                  "others_ms": found["others_ms"], "lost_s": found["cost_s"],
+                                                  "lost_share": found["cost_s"] / max(loop.wait_s, 1e-12)},
+                       worker=found["worker"])
     busy = s.worker_busy_share if not math.isnan(s.worker_busy_share) else 0.0
     if busy >= WORKERS_BUSY:
         cores = cpu_count()

@@ -21,6 +21,7 @@ from ..scenarios.transfer import (
     STAGES,
     measure_transfers,
     model_transfers,
+    rate,
     summarise,
 )
 from .language import page_setup
@@ -29,7 +30,8 @@ from .settings import cached_run, sidebar_config, torch_code
 from .texts import t
 
 PIN_DEMO_SAMPLES = 128  # enough batches to show the stage, short enough to run in about a second
-FALLBACK_MB = 64.0  # the batch size when the sidebar's settings are rejected: an image batch's order of size
+FALLBACK_MB = 64.0  # an image batch's order of size: where the sidebar's batch is rejected or too small
+MEASURABLE_BYTES = 1_000_000  # on a GPU, a smaller batch's copy is all latency: no bandwidth to see
 BATCH_MB, AUTO_MB = "transfer_batch_mb", "transfer_batch_mb_auto"  # the control, and the default it last got
 
 
@@ -47,8 +49,21 @@ def _follow(default_mb: float) -> None:
         st.session_state[AUTO_MB] = default_mb
 
 
+def start_mb(real_bytes: int | None, measured: bool) -> tuple[float, bool]:
+    """Where the batch-size control starts, and whether that is the image-batch fallback instead of the
+    sidebar's real batch: on a GPU a batch under :data:`MEASURABLE_BYTES` copies in the launch latency, so
+    its measured bandwidths and saving would read as nothing (an H200 showed "0.0 GB/s" and "saves 1%" for
+    the sidebar's 16 bytes, 45 GB/s pinned against 6.8 pageable at 64 MB)."""
+    if not real_bytes:
+        return FALLBACK_MB, False
+    if measured and real_bytes < MEASURABLE_BYTES:
+        return FALLBACK_MB, True
+    return real_bytes / 1e6, False
+
+
 def _controls(measured: bool, real_bytes: int | None) -> tuple[int, int, float, dict[str, float]]:
-    _follow(real_bytes / 1e6 if real_bytes else FALLBACK_MB)
+    default_mb, fell_back = start_mb(real_bytes, measured)
+    _follow(default_mb)
     c1, c2, c3 = st.columns(3)
     batch_mb = c1.number_input(t("transfer.control.batch_mb"), 1e-6, 2048.0, step=1.0, format="%g", key=BATCH_MB)
     n_batches = c2.slider(t("transfer.control.n_batches"), 2, 32, 8, key="transfer_n_batches")
@@ -58,10 +73,18 @@ def _controls(measured: bool, real_bytes: int | None) -> tuple[int, int, float, 
     for column, name in zip(st.columns(3), DEFAULT_GBPS):
         gbps[name] = column.number_input(t(f"transfer.control.{name}"), 0.1, 200.0, DEFAULT_GBPS[name], step=0.5,
                                          key=f"transfer_{name}", disabled=measured, help=help_)
-    if real_bytes:
+    if fell_back:
+        st.caption(t("transfer.control.fallback", batch_size=st.session_state.get("batch_size"),
+                     nbytes=f"{real_bytes:,}", mb=f"{FALLBACK_MB:g}"))
+    elif real_bytes:
         st.caption(t("transfer.control.from_sidebar", batch_size=st.session_state.get("batch_size"),
                      nbytes=f"{real_bytes:,}"))
     return max(1, round(batch_mb * 1e6)), n_batches, compute_ms, gbps
+
+
+def _rate_text(gbps: float) -> str:
+    value, unit = rate(gbps)
+    return "–" if value is None else f"{value:.1f} {unit}"
 
 
 def _verdict(summary: pd.DataFrame) -> str:
@@ -140,10 +163,10 @@ def main() -> None:
               delta_color="inverse")
     c3.metric(t("transfer.metric.overlap"), f"{by_mode.loc['pinned', 'overlap']:.0%}")
     if measured:
-        m1, m2, m3 = st.columns(3)
-        m1.metric(t("transfer.metric.pageable_gbps"), f"{by_mode.loc['pageable', 'copy_gbps']:.1f}")
-        m2.metric(t("transfer.metric.pinned_gbps"), f"{by_mode.loc['pinned', 'copy_gbps']:.1f}")
-        m3.metric(t("transfer.metric.pin_gbps"), f"{by_mode.loc['pinned', 'pin_gbps']:.1f}")
+        for column, (mode, name, col) in zip(st.columns(3), (("pageable", "pageable_gbps", "copy_gbps"),
+                                                              ("pinned", "pinned_gbps", "copy_gbps"),
+                                                              ("pinned", "pin_gbps", "pin_gbps"))):
+            column.metric(t(f"transfer.metric.{name}"), _rate_text(by_mode.loc[mode, col]))
     st.write(_verdict(summary))
 
     st.subheader(t("transfer.timeline.title"))

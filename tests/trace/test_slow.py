@@ -149,7 +149,7 @@ def test_microsecond_samples_count_only_the_stragglers_that_hold_the_loop():
     """µs samples make one batch's fetching a tenth of a millisecond: scheduler blips of a few tenths must
     not join the planted stragglers' count (a recorded stock loader said 58 for 40 planted)."""
     costs = [5e-6] * 2048
-    planted = set(range(0, 2048, 100))  # 21 samples of 20 ms, in a third of the batches
+    planted = set(range(100, 2048, 100))  # 20 samples of 20 ms, in a third of the batches (past the warm-up)
     blips = set(range(25, 2048, 200))  # 11 samples of 0.3 ms: 60x the median, but nothing to the loop
     for i in planted:
         costs[i] = 0.02
@@ -157,3 +157,14 @@ def test_microsecond_samples_count_only_the_stragglers_that_hold_the_loop():
         costs[i] = 0.0003
     (found,) = slow.stragglers(_fetch_trace(costs))
     assert found["count"] == len(planted)
+
+
+def test_a_workers_warm_up_is_never_a_straggler_but_a_later_slow_sample_is():
+    """Each worker's first fetches (cold caches, lazy imports, siblings starting beside it) are its warm-up:
+    0.3 s first samples in both workers are no finding; the same sample as a worker's third fetch is one."""
+    costs = [0.001] * 512
+    costs[0] = costs[32] = 0.3  # worker 0's and worker 1's first fetch
+    assert slow.stragglers(_fetch_trace(costs)) == []
+    costs[2] = 0.3  # worker 0's third fetch
+    (found,) = slow.stragglers(_fetch_trace(costs))
+    assert (found["count"], found["index"], found["worker"]) == (1, 2, 0)

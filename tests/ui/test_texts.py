@@ -133,3 +133,11 @@ def test_pages_and_findings_share_one_lookup():
         texts.set_language("en")
     assert "held 1 ready batch in" in texts.t("finding.head_of_line", parked=1, **words)
     assert "held 3 ready batches in" in finding_texts.text("finding.head_of_line", "en", parked=3, **words)
+
+
+@pytest.mark.parametrize("table", [texts.EN, texts.KO])
+def test_your_trace_leads_with_loaderlab_run_then_record_and_following(table):
+    """The way the README tells users to trace their own job comes first on the page (issue 28, item 3)."""
+    explain = table["yourtrace.explain"]
+    assert explain.index("python -m loaderlab run") < explain.index("python -m loaderlab record")
+    assert "loaderlab run" in table["yourtrace.upload"]

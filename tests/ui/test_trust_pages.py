@@ -57,6 +57,46 @@ def test_pinned_memory_starts_from_the_sidebars_real_batch_and_follows_it():
     assert at.number_input(key="transfer_batch_mb").value == 64.0
 
 
+def _fake_gpu(monkeypatch, gbps: dict[str, float]) -> None:
+    """The page's GPU path without a GPU: torch says CUDA is there, and the measurement is the copy model at
+    ``gbps`` (the page's wiring is under test, not the GPU; benchmarks/ measures a real one)."""
+    import torch
+
+    from loaderlab.scenarios.transfer import model_transfers
+    from loaderlab.ui import transfer_page
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "get_device_name", lambda *a: "Stand-in GPU")
+    monkeypatch.setattr(transfer_page, "_measured", lambda nbytes, n, compute_ms: model_transfers(
+        nbytes, n, compute_ms, **gbps))
+
+
+def test_on_a_gpu_a_tiny_sidebar_batch_opens_on_the_image_batch_and_says_so(monkeypatch):
+    _fake_gpu(monkeypatch, {"pageable_gbps": 6.8, "pinned_gbps": 45.0, "pin_gbps": 10.0})
+    at = _page(TRANSFER, batch_size=4, num_workers=0)
+    assert not at.exception
+    assert at.number_input(key="transfer_batch_mb").value == 64.0
+    assert any("64 MB image batch" in c.value and "288 bytes" in c.value for c in at.caption)
+    metrics = _metrics(at)
+    assert (metrics["pageable copy, measured"], metrics["pinned copy, measured"]) == ("6.8 GB/s", "45.0 GB/s")
+
+
+def test_on_a_gpu_a_megabyte_sidebar_batch_is_kept():
+    from loaderlab.ui.transfer_page import FALLBACK_MB, start_mb
+
+    assert start_mb(2_000_000, measured=True) == (2.0, False)
+    assert start_mb(288, measured=True) == (FALLBACK_MB, True)
+    assert start_mb(288, measured=False) == (288 / 1e6, False)  # modelled: the sidebar's own batch
+
+
+def test_a_bandwidth_never_reads_zero():
+    from loaderlab.scenarios.transfer import rate
+
+    assert rate(45.04) == (45.04, "GB/s")
+    assert rate(0.0016) == pytest.approx((1.6, "MB/s"))  # 16 bytes in 10 µs: "0.0 GB/s" before
+    assert rate(float("nan")) == (None, "")
+
+
 # Padding: nothing to pad is said, not drawn as zeros --------------------------------------------------------
 
 def test_padding_page_offers_ragged_data_instead_of_a_red_zero():

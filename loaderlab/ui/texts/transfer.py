@@ -59,6 +59,14 @@ TEXTS = {
         "ko": "처음 값은 사이드바의 실제 배치입니다: batch_size={batch_size}이면 배치당 {nbytes}바이트입니다(아래 pin 단계의 "
             "중앙값). 실제 이미지 배치는 메가바이트 단위입니다. 값을 키워 고정 메모리가 언제 이득인지 보세요.",
     },
+    "transfer.control.fallback": {
+        "en": "It starts at a {mb} MB image batch, not the sidebar's: batch_size={batch_size} makes {nbytes} bytes "
+            "per batch, which a GPU copies in its launch latency, so pinning would show nothing to measure. Set "
+            "the size to the sidebar's batch to see exactly that.",
+        "ko": "사이드바의 배치가 아니라 {mb} MB 이미지 배치에서 시작합니다: batch_size={batch_size}이면 배치당 "
+            "{nbytes}바이트라 GPU가 실행 지연 시간 안에 복사해 버려, 고정 메모리의 효과를 잴 수 없습니다. 바로 그것을 "
+            "보려면 크기를 사이드바의 배치로 바꿔 보세요.",
+    },
     "transfer.control.n_batches": {
         "en": "batches per epoch",
         "ko": "에폭당 배치 수",
@@ -168,16 +176,16 @@ TEXTS = {
         "ko": "연산 뒤로 숨긴 복사",
     },
     "transfer.metric.pageable_gbps": {
-        "en": "pageable copy, measured (GB/s)",
-        "ko": "일반 메모리 복사, 측정값 (GB/s)",
+        "en": "pageable copy, measured",
+        "ko": "일반 메모리 복사, 측정값",
     },
     "transfer.metric.pinned_gbps": {
-        "en": "pinned copy, measured (GB/s)",
-        "ko": "고정 메모리 복사, 측정값 (GB/s)",
+        "en": "pinned copy, measured",
+        "ko": "고정 메모리 복사, 측정값",
     },
     "transfer.metric.pin_gbps": {
-        "en": "pinning, measured (GB/s)",
-        "ko": "고정 메모리로 옮기기, 측정값 (GB/s)",
+        "en": "pinning, measured",
+        "ko": "고정 메모리로 옮기기, 측정값",
     },
     "transfer.verdict.faster": {
         "en": "Here pinning with non_blocking copies saves {saved:.0%} of the epoch: "

@@ -6,12 +6,16 @@ TEXTS = {
         "ko": "내 트레이스",
     },
     "yourtrace.explain": {
-        "en": "Load a trace recorded from your own DataLoader with `python -m loaderlab record my_data.py:make_loader "
-            "-o trace.json` (or one downloaded here) to see its timeline, queue depths, label counts and findings. "
-            "Without a file, the page shows the current run from the sidebar's settings; download it as a LoaderLab "
-            "trace, or as a Chrome trace to open in Perfetto (ui.perfetto.dev).",
-        "ko": "내 데이터로더에서 `python -m loaderlab record my_data.py:make_loader -o trace.json`으로 기록한 트레이스(또는 "
-            "여기서 내려받은 트레이스)를 올리면 타임라인, 큐 깊이, 레이블 개수와 발견 사항을 볼 수 있습니다. 파일이 "
+        "en": "Trace your own training job: put `python -m loaderlab run` in front of the command you already use "
+            "(`python -m loaderlab run train.py --lr 3e-4` writes `trace.lltrace`; your script does not change). "
+            "Load that file here, or give its path below to follow the job while it runs. A loader you build in a "
+            "function can also be recorded alone: `python -m loaderlab record my_data.py:make_loader -o "
+            "trace.lltrace`. Without a file, the page shows the current run from the sidebar's settings; download "
+            "it as a LoaderLab trace, or as a Chrome trace to open in Perfetto (ui.perfetto.dev).",
+        "ko": "내 학습 작업을 트레이스하세요: 평소 쓰는 명령 앞에 `python -m loaderlab run`을 붙이면 됩니다"
+            "(`python -m loaderlab run train.py --lr 3e-4`가 `trace.lltrace`를 씁니다. 스크립트는 바꾸지 않습니다). "
+            "그 파일을 여기에 올리거나, 아래에 경로를 적어 작업이 도는 동안 따라가 보세요. 함수로 만드는 로더 하나만 "
+            "기록할 수도 있습니다: `python -m loaderlab record my_data.py:make_loader -o trace.lltrace`. 파일이 "
             "없으면 사이드바 설정으로 실행한 현재 결과를 보여 줍니다. LoaderLab 트레이스로, 또는 Perfetto"
             "(ui.perfetto.dev)에서 열 수 있는 Chrome 트레이스로 내려받으세요.",
     },
@@ -21,8 +25,10 @@ TEXTS = {
         "ko": "LoaderLab의 실행 설정은 올린 트레이스에 적용되지 않아 숨겼습니다. 파일을 지우면 다시 나타나며, 값은 그대로입니다.",
     },
     "yourtrace.upload": {
-        "en": "trace file (.json or .lltrace written by `loaderlab record`, or downloaded from this page)",
-        "ko": "트레이스 파일 (`loaderlab record`가 쓴 .json 또는 .lltrace, 또는 이 페이지에서 내려받은 파일)",
+        "en": "trace file (.lltrace or .json written by `loaderlab run` or `loaderlab record`, or downloaded from "
+            "this page)",
+        "ko": "트레이스 파일 (`loaderlab run`이나 `loaderlab record`가 쓴 .lltrace 또는 .json, 또는 이 페이지에서 "
+            "내려받은 파일)",
     },
     "yourtrace.source.run": {
         "en": "Showing the current run (the sidebar's settings): {events:,} events, {batches:,} batches.",

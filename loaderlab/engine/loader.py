@@ -27,6 +27,7 @@ from . import datapipes
 from . import events as ev
 from .collate import default_collate, default_convert
 from .cores import cpu_count  # replay reads it here too (and tests patch it here)
+from .twinned import warn_if_other_torch
 from .multi import MultiProcessIter
 from .sampler import BatchSampler, InfiniteConstantSampler, RandomSampler, SequentialSampler
 from .single import BaseIter, SingleProcessIter
@@ -48,6 +49,7 @@ class DataLoader(Generic[_T_co]):
                  multiprocessing_context=None, generator=None, *, prefetch_factor: int | None = None,
                  persistent_workers: bool = False, pin_memory_device: str = "", in_order: bool = True) -> None:
         self._initialized = False
+        warn_if_other_torch()
         if num_workers < 0:
             raise ValueError("num_workers option should be non-negative; use num_workers=0 to disable multiprocessing.")
         if timeout < 0:

@@ -138,15 +138,14 @@ def cmd_report(args: argparse.Namespace) -> None:
     names = _loaders(frame) if getattr(args, "loader", None) is None else []
     if getattr(args, "json", False):
         return _report_json(frame, names, args)
-    if len(names) < 2:
-        one = select_loader(frame, names[0]) if names else frame
-        print(report_text(one, args.lang, _suggestions(one) if getattr(args, "replay", False) else None))
+    if names:  # a `run` trace: each loader by its name and the user's file:line (one report each)
+        for name in names:
+            site = ((frame.attrs.get("loaders") or {}).get(name) or {}).get("site", "")
+            print(f"=== {name} ({site}) ===")
+            part = select_loader(frame, name)
+            print(report_text(part, args.lang, _suggestions(part) if replay and len(names) == 1 else None))
         return
-    for name in names:  # a job with several loaders: one report each
-        part = select_loader(frame, name)
-        site = ((frame.attrs.get("loaders") or {}).get(name) or {}).get("site", "")
-        print(f"=== {name} ({site}) ===")
-        print(report_text(part, args.lang))
+    print(report_text(frame, args.lang, _suggestions(frame) if replay else None))
 
 
 def _suggestions(frame: Any) -> list | None:

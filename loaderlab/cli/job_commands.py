@@ -23,8 +23,10 @@ your script runs, and a set_epoch it forgets. The trace is written as the job go
 (flushed every 0.5 s): a crash, Ctrl-C or SIGTERM leaves it readable up to that
 moment, and `run` exits with the script's status.
 
-Each loader is named after the variable it was assigned to (train_loader, or
-loader0, loader1...) and its file:line; pick one in report/export with --loader.
+Each loader is named after the variable it was assigned to (train_loader; the
+function's name for `return DataLoader(...)`, as Lightning's train_dataloader; or
+loader0, loader1...) and your file:line; a loader Lightning or Accelerate re-creates
+keeps yours, with the settings you wrote. Pick one in report/export with --loader.
 Under torchrun, -o names a folder with one file per rank (rank0.lltrace...);
 `report FOLDER` reads them as one multi-rank trace.
 

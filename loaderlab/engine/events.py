@@ -72,9 +72,10 @@ class Event(NamedTuple):
     batch: int = NO_BATCH
     index: int = NO_BATCH  # dataset index (fetch events); -1 otherwise
     queue: str = ""  # which queue, for put/get events: "index_queue[k]", "result_queue", "data_queue"
-    nbytes: int = 0  # tensor bytes of the batch, for result_put / pin events
+    nbytes: int = 0  # tensor bytes of the batch, for result_put / pin events (and a stock loader's collate_end)
     label: Any = None  # optional sample label, filled by a ``sample_info`` hook
-    length: int = -1  # optional sample length (sequence data), filled by a ``sample_info`` hook
+    length: int = -1  # optional sample length (sequence data), filled by a ``sample_info`` hook; a stock
+    # loader's collate_end: the batch's tensors
     detail: str = ""  # free text only: an error message, a stack, why a worker left, "skipped: no accelerator"
     arg0: int = NO_ARG  # the kind's numbers (see ARGS); never parsed out of ``detail``
     arg1: int = NO_ARG
@@ -90,7 +91,7 @@ FIELDS = Event._fields
 ARGS = {
     SAMPLER_YIELD: ("samples",),  # with ``indices``
     FETCH_BEGIN: ("samples",),
-    FETCH_END: ("samples",),
+    FETCH_END: ("samples", "fingerprint"),  # fingerprint: an IterableDataset sample's content (.fingerprint)
     COLLATE_END: ("cpu_ns", "voluntary_switches", "runqueue_ns", "others_cpu_ns"),  # in a worker, since its
     # batch began: its CPU time, voluntary switches, time waiting runnable for a core (-1: unknown; traces
     # before it held the involuntary switches), the CPU time of the worker's other threads
@@ -124,7 +125,8 @@ def index_list(indices: Any) -> tuple[list | None, int]:
 
 
 class FetchSpans(NamedTuple):
-    """One batch's samples in compact form: ``spans`` = [(index, t0_ns, t1_ns, label, length, detail), …].
+    """One batch's samples in compact form: ``spans`` = [(index, t0_ns, t1_ns, label, length, detail,
+    fingerprint), …] (older senders' tuples end at ``detail``: no fingerprint).
 
     Fetching is the hot path (one sample can take a microsecond), so it is recorded as one tuple per
     sample and expanded into ``fetch_begin`` / ``fetch_end`` events only when someone reads the trace.
@@ -137,11 +139,13 @@ class FetchSpans(NamedTuple):
     spans: tuple
 
 
-def fetch_spans(spans: list, labels: list | None, lengths: list | None, failed: dict | None) -> tuple:
+def fetch_spans(spans: list, labels: list | None, lengths: list | None, failed: dict | None,
+                fingerprints: list | None = None) -> tuple:
     """``emit_fetches``' flat arguments → FetchSpans.spans (a sample still being fetched is left out)."""
     failed = failed or {}
     return tuple((spans[3 * k], spans[3 * k + 1], spans[3 * k + 2], labels[k] if labels else None,
-                  lengths[k] if lengths else -1, failed.get(k, "")) for k in range(len(spans) // 3))
+                  lengths[k] if lengths else -1, failed.get(k, ""),
+                  fingerprints[k] if fingerprints else NO_ARG) for k in range(len(spans) // 3))
 
 
 def expand(records: list) -> list[Event]:
@@ -166,10 +170,10 @@ def expand(records: list) -> list[Event]:
         if type(r) is Event:
             add(r)
         else:
-            for index, t0, t1, label, length, detail in r.spans:
+            for index, t0, t1, label, length, detail, *more in r.spans:
                 add(Event(FETCH_BEGIN, t0, r.pid, r.worker, r.epoch, r.batch, index, arg0=1))
-                add(Event(FETCH_END, t1, r.pid, r.worker, r.epoch, r.batch, index,
-                          label=label, length=length, detail=detail, arg0=0 if detail else 1))
+                add(Event(FETCH_END, t1, r.pid, r.worker, r.epoch, r.batch, index, label=label, length=length,
+                          detail=detail, arg0=0 if detail else 1, arg1=more[0] if more else NO_ARG))
     events.sort(key=lambda e: e.t_ns)
     return events
 
@@ -179,16 +183,18 @@ class Tracer:
 
     enabled = False
     sample_info = None  # optional top-level callable (index, sample) -> (label, length), run per sample
-    inflight = None  # (epoch, batch, [index, t0, t1, …, index, t0], labels, lengths) of the batch being fetched
+    inflight = None  # (epoch, batch, [index, t0, t1, …, index, t0], labels, lengths, fingerprints): in fetching
     guard = None  # a recording's RunGuard (see .interrupt): the main process's waits check it; None = never stop
 
     def emit(self, kind: str, worker: int, epoch: int, batch: int = NO_BATCH, index: int = NO_BATCH, **fields: Any) -> None:
         """Record that ``kind`` happened now. Must be cheap and must never raise."""
 
     def emit_fetches(self, worker: int, epoch: int, batch: int, spans: list, labels: list | None = None,
-                     lengths: list | None = None, failed: dict | None = None) -> None:
+                     lengths: list | None = None, failed: dict | None = None,
+                     fingerprints: list | None = None) -> None:
         """Record a batch's sample fetches: ``spans`` = [index, t0, t1, …] (three per sample), the
-        ``sample_info`` hook's labels and lengths (or None), ``failed`` = {position: exception name} or None."""
+        ``sample_info`` hook's labels and lengths (or None), ``failed`` = {position: exception name} or None,
+        each sample's content fingerprint (an IterableDataset's: :mod:`.fingerprint`) or None."""
 
     def emit_records(self, records: Any) -> None:
         """Take records made elsewhere (a worker process's chunk) with their own timestamps."""
@@ -220,10 +226,12 @@ class ListTracer(Tracer):
             self.records.append(Event(kind, time.monotonic_ns(), self._pid, worker, epoch, batch, index))
 
     def emit_fetches(self, worker: int, epoch: int, batch: int, spans: list, labels: list | None = None,
-                     lengths: list | None = None, failed: dict | None = None) -> None:
+                     lengths: list | None = None, failed: dict | None = None,
+                     fingerprints: list | None = None) -> None:
         # A tuple of tuples of atomics: the garbage collector stops tracking it, so long recordings
         # don't make every collection slower.
-        self.records.append(FetchSpans(self._pid, worker, epoch, batch, fetch_spans(spans, labels, lengths, failed)))
+        self.records.append(FetchSpans(self._pid, worker, epoch, batch,
+                                       fetch_spans(spans, labels, lengths, failed, fingerprints)))
 
     def emit_records(self, records: Any) -> None:
         if not isinstance(records, list):  # a worker's compact chunk (loaderlab.engine.records.Chunk)

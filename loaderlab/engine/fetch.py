@@ -26,6 +26,7 @@ from functools import partial
 from typing import Any, Callable, Iterable
 
 from . import events as ev
+from .fingerprint import fingerprint
 
 
 _usage_at_start: tuple[int, int, int, int] | None = None  # this worker thread's usage when its batch began
@@ -73,15 +74,16 @@ def batch_usage(worker: int) -> dict[str, int]:
 
 
 def traced_fetch(tracer: ev.Tracer, worker: int, get: Callable, indices: Iterable, batch: int, epoch: int,
-                 stop_on_exhaustion: bool = False) -> tuple[list, bool]:
+                 stop_on_exhaustion: bool = False, identify: Callable | None = None) -> tuple[list, bool]:
     """``[get(i) for i in indices]``, timing each sample; returns (data, exhausted).
 
     The batch's samples go to the tracer once, at its end, as one flat list ``[index, t0, t1, …]``: per
     sample this costs two clock reads and three list appends, and no object that outlives the batch.
-    ``tracer.inflight`` is ``(epoch, batch, that list, labels, lengths)`` while the batch is fetched: a
+    ``tracer.inflight`` is ``(epoch, batch, that list, labels, lengths, fingerprints)`` while the batch is fetched: a
     sample in progress is the list's trailing ``index, t0`` pair, so a worker's flusher can report a sample
     that is taking long before it ends (with the batch's finished samples, labels included). With ``stop_on_exhaustion`` (iterable replicas) a ``StopIteration`` ends the batch early
-    instead of propagating.
+    instead of propagating. ``identify(sample) -> int`` (an IterableDataset's :func:`.fingerprint.fingerprint`)
+    names each sample by its content: a sample without an index has no other identity.
     """
     start_batch_usage(worker)
     now, info = time.monotonic_ns, tracer.sample_info
@@ -91,7 +93,8 @@ def traced_fetch(tracer: ev.Tracer, worker: int, get: Callable, indices: Iterabl
         labels, lengths = [], []
     data: list = []
     append = spans.append
-    tracer.inflight = (epoch, batch, spans, labels, lengths)
+    prints = [] if identify is not None else None
+    tracer.inflight = (epoch, batch, spans, labels, lengths, prints)
     try:
         for i in indices:
             append(i)
@@ -104,6 +107,8 @@ def traced_fetch(tracer: ev.Tracer, worker: int, get: Callable, indices: Iterabl
                 if info is not None:
                     labels.append(None)
                     lengths.append(-1)
+                if prints is not None:
+                    prints.append(ev.NO_ARG)
                 if stop_on_exhaustion and isinstance(exc, StopIteration):
                     return data, True
                 raise
@@ -112,10 +117,15 @@ def traced_fetch(tracer: ev.Tracer, worker: int, get: Callable, indices: Iterabl
                 labels.append(label)
                 lengths.append(length)
             append(now())
+            if prints is not None:  # after the sample's span closed: the fetch time stays the dataset's own
+                prints.append(identify(sample))
             data.append(sample)
     finally:
         tracer.inflight = None
-        tracer.emit_fetches(worker, epoch, batch, spans, labels, lengths, failed)
+        if prints:
+            tracer.emit_fetches(worker, epoch, batch, spans, labels, lengths, failed, prints)
+        else:
+            tracer.emit_fetches(worker, epoch, batch, spans, labels, lengths, failed)
     return data, False
 
 
@@ -189,7 +199,7 @@ class IterableFetcher(Fetcher):
             # An iterable has no indices: a sample is named by its position in this replica's stream.
             positions = range(self.position, self.position + wanted)
             data, self.ended = traced_fetch(self.tracer, self.worker, self._pull, positions, batch, epoch,
-                                            stop_on_exhaustion=self.auto_collation)
+                                            stop_on_exhaustion=self.auto_collation, identify=fingerprint)
             self.position += len(data)
         elif not self.auto_collation:
             data = [next(self.dataset_iter)]

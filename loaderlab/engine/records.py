@@ -98,6 +98,12 @@ class RecordTracer(ev.Tracer):
         else:
             self._record(kind, _now(), self._pid, worker, epoch, batch, index, fields)
 
+    def emit_at(self, kind: str, t_ns: int, pid: int, worker: int, epoch: int, **fields: Any) -> None:
+        """Record an event that happened at ``t_ns`` (``time.monotonic_ns``), said by process ``pid``: a moment
+        measured before there was a tracer to emit it (a stock worker's own start, see
+        :mod:`loaderlab.trace.stock_worker`)."""
+        self._record(kind, t_ns, pid, worker, epoch, ev.NO_BATCH, ev.NO_BATCH, fields)
+
     def _record(self, kind: str, t_ns: int, pid: int, worker: int, epoch: int, batch: int, index: int,
                 fields: dict) -> None:
         get = fields.get
@@ -118,18 +124,21 @@ class RecordTracer(ev.Tracer):
         self._append(packed)
 
     def emit_fetches(self, worker: int, epoch: int, batch: int, spans: list, labels: list | None = None,
-                     lengths: list | None = None, failed: dict | None = None) -> None:
+                     lengths: list | None = None, failed: dict | None = None,
+                     fingerprints: list | None = None) -> None:
         """One batch's samples: ``spans`` = [index, t0, t1, index, t0, t1, …]; ``labels``/``lengths`` from
-        the ``sample_info`` hook (or None); ``failed`` = {sample's position: exception name} (or None)."""
+        the ``sample_info`` hook (or None); ``failed`` = {sample's position: exception name} (or None);
+        ``fingerprints``: each sample's content fingerprint (or None). The object of a batch is
+        ``(labels, lengths, failed)`` or, with fingerprints, ``(labels, lengths, failed, fingerprints)``."""
         try:
             flat = array("q", spans)
         except (TypeError, OverflowError):  # an index that is not an int (a str key…): -1, as a sample without one
             flat = array("q", [_as_int(v) for v in spans])
         n = len(flat) // 3
         ref = NO_REF
-        if labels is not None or failed:
+        if labels is not None or failed or fingerprints:
             ref = next(self._ids)
-            self.objs[ref] = (labels, lengths, failed)
+            self.objs[ref] = (labels, lengths, failed) if not fingerprints else (labels, lengths, failed, fingerprints)
         self.samples.extend(flat)  # samples before the header that counts them: a reader never sees too few
         self.heads.frombytes(_PACK_HEAD(self._pid, _as_int(worker), _as_int(epoch), _as_int(batch), n, ref))
 
@@ -143,15 +152,19 @@ class RecordTracer(ev.Tracer):
                 fields = {k: v for k, v in zip(ev.FIELDS[7:], r[7:]) if v != ev.Event._field_defaults[k]}
                 self._record(r.kind, r.t_ns, r.pid, r.worker, r.epoch, r.batch, r.index, fields)
             else:
-                spans, labels, lengths, failed = [], [], [], {}
-                for k, (index, t0, t1, label, length, detail) in enumerate(r.spans):
+                spans, labels, lengths, failed, prints = [], [], [], {}, []
+                for k, (index, t0, t1, label, length, detail, *more) in enumerate(r.spans):
                     spans += (index, t0, t1)
                     labels.append(label)
                     lengths.append(length)
+                    prints.append(more[0] if more else ev.NO_ARG)
                     if detail:
                         failed[k] = detail
                 ref = NO_REF
-                if any(x is not None for x in labels) or failed or any(x != -1 for x in lengths):
+                if any(x != ev.NO_ARG for x in prints):
+                    ref = next(self._ids)
+                    self.objs[ref] = (labels, lengths, failed, prints)
+                elif any(x is not None for x in labels) or failed or any(x != -1 for x in lengths):
                     ref = next(self._ids)
                     self.objs[ref] = (labels, lengths, failed)
                 self.samples.extend(array("q", [_as_int(v) for v in spans]))
@@ -193,15 +206,22 @@ def chunk_events(chunk: Chunk) -> list:
     heads, samples, at = _ints(chunk.heads), _ints(chunk.samples), 0
     for h in range(0, len(heads), HEAD_STRIDE):
         pid, worker, epoch, batch, n, ref = heads[h:h + HEAD_STRIDE]
-        labels, lengths, failed = objs.get(ref, (None, None, None))
+        labels, lengths, failed, prints = batch_objects(objs.get(ref))
         spans = []
         for k in range(n):
             index, t0, t1 = samples[at + 3 * k:at + 3 * k + 3]
             spans.append((index, t0, t1, labels[k] if labels else None, lengths[k] if lengths else -1,
-                          (failed or {}).get(k, "")))
+                          (failed or {}).get(k, ""), prints[k] if prints else ev.NO_ARG))
         at += 3 * n
         out.append(ev.FetchSpans(pid, worker, epoch, batch, tuple(spans)))
     return out
+
+
+def batch_objects(entry: tuple | None) -> tuple:
+    """A batch's object (see :meth:`RecordTracer.emit_fetches`) as ``(labels, lengths, failed, fingerprints)``."""
+    if entry is None:
+        return None, None, None, None
+    return entry if len(entry) == 4 else (*entry, None)
 
 
 def detailed(chunk: Any) -> list[tuple[str, int, int, int, str]]:

@@ -167,7 +167,8 @@ class WorkerTracer(RecordTracer):
             return None
         # The fetch's own epoch, not ``self.epoch``: whoever drives this tracer may not keep that current
         # (a stock torch worker never hears of epochs), and a report must match the batch's final samples.
-        epoch, batch, spans, labels, lengths = inflight
+        epoch, batch, spans, labels, lengths = inflight[:5]
+        prints = inflight[5] if len(inflight) > 5 else None  # content fingerprints (an IterableDataset's)
         n = len(spans)
         seen, self._seen = self._seen, (inflight, n)
         if n % 3 != 2 or seen is None or seen[0] is not inflight or seen[1] != n or (
@@ -179,7 +180,10 @@ class WorkerTracer(RecordTracer):
         except (TypeError, OverflowError, IndexError):  # an index that is not an int: report nothing early
             return None
         # The batch's finished samples too (with their labels): if the worker dies now, they are not lost.
-        done_labels = None if labels is None else (labels[:(n - 2) // 3], lengths[:(n - 2) // 3], None)
+        k = (n - 2) // 3
+        done_labels = None if labels is None else (labels[:k], lengths[:k], None)
+        if prints:  # this copy is the one kept (the batch's final one repeats it): with its fingerprints
+            done_labels = (*(done_labels or (None, None, None)), prints[:k])
         return epoch, batch, done, index, t0, done_labels
 
     def _flush_loop(self) -> None:

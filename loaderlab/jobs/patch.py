@@ -1,7 +1,8 @@
 """Class-level hooks on ``torch.utils.data.DataLoader``: every loader the job iterates goes through the job.
 
 Twin of nothing in torch. ``__init__`` notes where each loader was made (the user's ``file:line``, and the
-variable it was assigned to when that line says so); ``__iter__`` hands the loader to the job, which returns
+variable it was assigned to when that line says so; a library's re-creation of the user's loader keeps the
+original's, :mod:`.origins`); ``__iter__`` hands the loader to the job, which returns
 a traced iterator. Hooking the class (not the module attribute) covers ``from torch.utils.data import
 DataLoader`` done before the hook and every subclass. In any other process (a worker, a process the script
 forks) and after :func:`uninstall` the hooks call torch's own methods unchanged. Knows nothing of how a
@@ -10,28 +11,16 @@ loader is traced (:mod:`.traced`), of pandas, plotly or streamlit.
 
 from __future__ import annotations
 
-import linecache
 import os
-import re
 import sys
 from typing import Any, Callable
 
 import torch.utils.data
 
-SITE = "_loaderlab_site"  # the loader's instance attribute: (file, line, variable name or None)
-_ASSIGNED = re.compile(r"^\s*([A-Za-z_][\w.]*)\s*(?::[^=]+)?=(?!=)")
+from . import origins
+from .origins import ORIGIN, SITE  # noqa: F401 - the loader's attributes, read through this module
+
 _saved: dict[str, Any] = {}
-
-
-def creation_site(loader: Any, frame: Any) -> tuple[str, int, str | None]:
-    """Where ``loader`` was made: the first frame above the ``__init__`` chain of the loader's own classes."""
-    while frame is not None and frame.f_code.co_name == "__init__" and frame.f_locals.get("self") is loader:
-        frame = frame.f_back
-    if frame is None:
-        return ("?", 0, None)
-    path, line = frame.f_code.co_filename, frame.f_lineno
-    match = _ASSIGNED.match(linecache.getline(path, line))
-    return (path, line, match.group(1).rsplit(".", 1)[-1] if match else None)
 
 
 def install(iterate: Callable[[Any, Callable], Any], active: Callable[[], bool]) -> None:
@@ -45,8 +34,14 @@ def install(iterate: Callable[[Any, Callable], Any], active: Callable[[], bool])
     def __init__(self, *args, **kwargs):
         original_init(self, *args, **kwargs)
         if active() and SITE not in self.__dict__:
+            try:
+                site, origin = origins.note(self, sys._getframe(1))
+            except Exception:  # noqa: BLE001 - naming a loader must never break the user's script
+                site, origin = ("?", 0, None), None
             # through __dict__: DataLoader.__setattr__ refuses some names once initialised
-            self.__dict__[SITE] = creation_site(self, sys._getframe(1))
+            self.__dict__[SITE] = site
+            if origin is not None:
+                self.__dict__[ORIGIN] = origin
 
     def __iter__(self):
         if not active():
@@ -66,6 +61,7 @@ def uninstall() -> None:
     if _saved:
         cls = torch.utils.data.DataLoader
         cls.__init__, cls.__iter__ = _saved.pop("init"), _saved.pop("iter")
+    origins.forget()
 
 
 def in_job_process(pid: int) -> bool:

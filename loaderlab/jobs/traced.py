@@ -7,7 +7,9 @@ to invent, the script now decides: an epoch is one ``iter()`` call of the script
 a batch handed out to the script's next ``next()`` (or to the iterator being dropped, after a ``break``);
 ``epoch_begin``'s detail names the sampler's own epoch (``sampler.epoch=3``) when it has ``set_epoch``, so a
 forgotten ``set_epoch`` shows as two epochs drawing the same order. Each sample's label and length are
-guessed from what the dataset returns (:class:`loaderlab.trace.sample_guess.SampleGuess`; ``run --label``). Knows nothing of files (:mod:`.stream`),
+guessed from what the dataset returns (:class:`loaderlab.trace.sample_guess.SampleGuess`; ``run --label``). A
+loader a library re-created from the user's (:mod:`.origins`) lists the settings the user wrote, and the
+library's changes under ``wrapper``. Knows nothing of files (:mod:`.stream`),
 of pandas, plotly or streamlit.
 """
 
@@ -22,8 +24,10 @@ from ..engine import events as ev
 from ..trace import torch_recorder as tr
 from ..trace.frame import loader_settings
 from ..trace.sample_guess import SampleGuess
+from ..trace.stock_worker import handed_task
 from ..trace.rank_process import epoch_sampler, sampler_settings
 from . import interrupts
+from .origins import ORIGIN, wrapper_entry
 from .patch import torch_iter
 from .stacks import StackDumpInit
 
@@ -44,8 +48,12 @@ class LoaderTrace:
             init = self.clone.worker_init_fn
             init.inner = StackDumpInit(init.inner, stacks_dir, name)
         self.sampler = epoch_sampler(loader)
-        self.settings = loader_settings(loader)
+        origin = loader.__dict__.get(ORIGIN)
+        # a library's re-creation (Lightning, Accelerate): the settings the user wrote, the library's beside them
+        self.settings = dict(origin["written"]) if origin else loader_settings(loader)
         self.settings["recorded_from"] = f"{type(loader).__module__}.{type(loader).__qualname__}"
+        if origin:
+            self.settings["wrapper"] = wrapper_entry(origin)
         self.epochs = 0
         self.batches = 0
         self.iterators: weakref.WeakSet = weakref.WeakSet()
@@ -116,7 +124,8 @@ class TracedIterator:
                         detail=f"{type(exc).__name__}: {exc}".strip())
             raise
         position, self.position = self.position, self.position + 1
-        tracer.emit(ev.BATCH_YIELD, ev.MAIN_PROCESS, epoch, position)
+        task = handed_task(self.inner)  # an iterable's tasks skip those of workers whose stream had ended
+        tracer.emit(ev.BATCH_YIELD, ev.MAIN_PROCESS, epoch, position, arg0=position if task is None else task)
         tracer.emit(ev.CONSUMER_BEGIN, ev.MAIN_PROCESS, epoch, position)
         self.handed = position
         owner.batches += 1

@@ -41,24 +41,24 @@ TEXTS = {
     "verdict.ipc": {
         "en": "Moving batches between processes is the slow part: the loop waited {share:.0%} of its time "
             "while the workers were busy only {busy:.0%} of theirs. Each batch took {move_ms:.2f} ms from its "
-            "worker to the main process ({tensors} tensors, {kib:.1f} KiB), against {work_ms:.2f} ms to fetch "
+            "worker to the main process ({tensors} tensors, {size}), against {work_ms:.2f} ms to fetch "
             "and collate it. More workers cannot fix this: fewer, bigger batches or fewer tensors per batch "
             "can, or num_workers=0.",
         "ko": "프로세스 사이에 배치를 옮기는 일이 느린 부분입니다: 학습 루프는 시간의 {share:.0%}를 "
             "기다렸지만 워커는 시간의 {busy:.0%}만 일했습니다. 배치 하나가 워커에서 메인 프로세스까지 "
-            "{move_ms:.2f} ms 걸렸고(텐서 {tensors}개, {kib:.1f} KiB), 가져오고 콜레이트하는 데는 "
+            "{move_ms:.2f} ms 걸렸고(텐서 {tensors}개, {size}), 가져오고 콜레이트하는 데는 "
             "{work_ms:.2f} ms 걸렸습니다. 워커를 늘려도 해결되지 않습니다: 더 적고 큰 배치, 배치당 더 "
             "적은 텐서, 또는 num_workers=0이 해결합니다.",
     },
     "verdict.ipc_unknown_tensors": {
         "en": "Moving batches between processes is the slow part: the loop waited {share:.0%} of its time "
             "while the workers were busy only {busy:.0%} of theirs. Each batch took {move_ms:.2f} ms from its "
-            "worker to the main process ({kib:.1f} KiB), against {work_ms:.2f} ms to fetch and collate it. "
+            "worker to the main process ({size}), against {work_ms:.2f} ms to fetch and collate it. "
             "More workers cannot fix this: fewer, bigger batches or fewer tensors per batch can, or "
             "num_workers=0.",
         "ko": "프로세스 사이에 배치를 옮기는 일이 느린 부분입니다: 학습 루프는 시간의 {share:.0%}를 "
             "기다렸지만 워커는 시간의 {busy:.0%}만 일했습니다. 배치 하나가 워커에서 메인 프로세스까지 "
-            "{move_ms:.2f} ms 걸렸고({kib:.1f} KiB), 가져오고 콜레이트하는 데는 {work_ms:.2f} ms 걸렸습니다. "
+            "{move_ms:.2f} ms 걸렸고({size}), 가져오고 콜레이트하는 데는 {work_ms:.2f} ms 걸렸습니다. "
             "워커를 늘려도 해결되지 않습니다: 더 적고 큰 배치, 배치당 더 적은 텐서, 또는 num_workers=0이 "
             "해결합니다.",
     },

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from .diagnosis_texts import TEXTS as DIAGNOSIS_TEXTS
+from .report_texts import TEXTS as REPORT_TEXTS
 from ..wording import LANGUAGES, by_language, check, lookup, plural  # noqa: F401 (LANGUAGES: public)
 
 TEXTS = {
@@ -187,11 +188,20 @@ TEXTS = {
     },
     "finding.iterable_duplicates": {
         "en": "Epoch {epoch}: {duplicates} of {distinct} IterableDataset samples came from "
-            "more than one worker (e.g. {label!r} from workers {workers}); every worker "
-            "replays the whole stream unless __iter__ shards it with get_worker_info().",
+            "more than one worker (e.g. {label!r} from workers {workers}, at stream positions {positions}); "
+            "every worker replays the whole stream unless __iter__ shards it with get_worker_info().",
         "ko": "에폭 {epoch}: IterableDataset 샘플 {distinct}개 중 {duplicates}개가 둘 이상의 "
-            "워커에서 나왔습니다(예: {label!r}, 워커 {workers}). __iter__가 get_worker_info()로 "
-            "샤딩하지 않으면 모든 워커가 스트림 전체를 되풀이합니다.",
+            "워커에서 나왔습니다(예: {label!r}, 워커 {workers}, 스트림 위치 {positions}). __iter__가 "
+            "get_worker_info()로 샤딩하지 않으면 모든 워커가 스트림 전체를 되풀이합니다.",
+    },
+    "finding.iterable_duplicates_content": {  # samples told apart by a fingerprint of their content
+        "en": "Epoch {epoch}: {duplicates} of {distinct} IterableDataset samples came from "
+            "more than one worker (e.g. the same content from workers {workers}, at stream positions "
+            "{positions}); every worker replays the whole stream unless __iter__ shards it with "
+            "get_worker_info().",
+        "ko": "에폭 {epoch}: IterableDataset 샘플 {distinct}개 중 {duplicates}개가 둘 이상의 "
+            "워커에서 나왔습니다(예: 같은 내용의 샘플이 워커 {workers}의 스트림 위치 {positions}에 있음). "
+            "__iter__가 get_worker_info()로 샤딩하지 않으면 모든 워커가 스트림 전체를 되풀이합니다.",
     },
     "finding.same_order": {
         "en": "Epochs {first_epoch} and {epoch} drew the same shuffled order ({n} samples, "
@@ -252,130 +262,12 @@ TEXTS = {
         "en": "info",
         "ko": "정보",
     },
-    "rank.same_order_every_epoch": {
-        "en": "Every rank got the same samples in the same order in all {epochs} epochs. DistributedSampler "
-            "shuffles with `seed + epoch`, and its epoch only changes when you call `sampler.set_epoch(epoch)` — "
-            "without it the \"shuffle\" is the same permutation every epoch.",
-        "ko": "{epochs}개 에폭 모두에서 모든 랭크가 같은 샘플을 같은 순서로 받았습니다. 분산 샘플러는 `seed + epoch`로 셔플하는데, 에폭 값은 "
-            "`sampler.set_epoch(epoch)`를 호출해야만 바뀝니다 — 호출하지 않으면 \"셔플\"은 매 에폭 같은 순열입니다.",
-    },
-    "rank.padded": {
-        "en": plural(
-            "count",
-            one="{count} sample per epoch is seen twice (indices {indices} in epoch {epoch}): with "
-                "`drop_last=False` DistributedSampler repeats the head of its list so that every rank "
-                "gets the same number of samples.",
-            other="{count} samples per epoch are seen twice (indices {indices} in epoch {epoch}): with "
-                "`drop_last=False` DistributedSampler repeats the head of its list so that every rank "
-                "gets the same number of samples."),
-        "ko": "에폭마다 샘플 {count}개를 두 번 봅니다 (에폭 {epoch}의 인덱스 {indices}): `drop_last=False`이면 분산 샘플러가 모든 랭크에 같은 수의 샘플을 "
-            "주려고 목록의 앞부분을 반복합니다.",
-    },
-    "rank.dropped": {
-        "en": plural(
-            "count",
-            one="{count} sample per epoch reaches no rank: with `drop_last=True` DistributedSampler cuts "
-                "its list to a multiple of the world size.",
-            other="{count} samples per epoch reach no rank: with `drop_last=True` DistributedSampler cuts "
-                "its list to a multiple of the world size."),
-        "ko": "에폭마다 샘플 {count}개가 어느 랭크에도 가지 않습니다: `drop_last=True`이면 분산 샘플러가 목록을 world size의 배수로 자릅니다.",
-    },
-    "rank.overlap": {
-        "en": "Ranks {rank_a} and {rank_b} got {count} of the same samples in epoch {epoch} beyond padding: their "
-            "samplers disagree (a different seed or world size per rank?).",
-        "ko": "에폭 {epoch}에서 랭크 {rank_a}과(와) 랭크 {rank_b}가 패딩 말고도 같은 샘플 {count}개를 받았습니다: 두 샘플러가 서로 다릅니다 (랭크마다 다른 시드나 "
-            "world size?).",
-    },
-    "rank.slow_rank": {
-        "en": "Rank {rank}'s loop waited {wait} s for data, {ratio}× as long as rank {fast}'s. With an all-reduce "
-            "after each mini-batch (DistributedDataParallel's gradient sync) the other ranks spend that time "
-            "waiting for it inside their training step: every rank runs at the pace of the slowest loader.",
-        "ko": "랭크 {rank}의 루프는 데이터를 {wait}초 기다렸습니다. 랭크 {fast}의 {ratio}배입니다. 미니배치마다 all-reduce를 하면 "
-            "(DistributedDataParallel의 그래디언트 동기화) 다른 랭크들은 그 시간 동안 학습 단계 안에서 이 랭크를 기다립니다: 모든 랭크가 가장 느린 데이터로더의 속도로 "
-            "움직입니다.",
-    },
-    "report.rank": {
-        "en": "Rank {rank}:",
-        "ko": "랭크 {rank}:",
-    },
-    "report.ranks": {
-        "en": "Across the {n} ranks:",
-        "ko": "랭크 {n}개 전체:",
-    },
-    "report.title": {
-        "en": "LoaderLab report",
-        "ko": "LoaderLab 보고서",
-    },
-    "report.settings": {
-        "en": "Settings: {settings}",
-        "ko": "설정: {settings}",
-    },
-    "report.events": {
-        "en": "Events: {n}",
-        "ko": "이벤트: {n}개",
-    },
-    "report.throughput": {
-        "en": "Throughput:",
-        "ko": "처리량:",
-    },
-    "report.throughput_row": {
-        "en": "  epoch {epoch}: {batches} batches, {samples} samples in {duration} s = {bps} "
-            "batches/s, {sps} samples/s; first batch after {first} s",
-        "ko": "  에폭 {epoch}: 배치 {batches}개, 샘플 {samples}개를 {duration}초에 처리 = 초당 배치 {bps}개, "
-            "초당 샘플 {sps}개; 첫 배치까지 {first}초",
-    },
-    "report.wait": {
-        "en": "Main-process wait (time blocked in next()):",
-        "ko": "메인 프로세스 대기(next()에서 막혀 있던 시간):",
-    },
-    "report.wait_row": {
-        "en": "  epoch {epoch}: waited {wait} s after the first batch, loop body {consume} s: {share} "
-            "waiting (first batch: {first} s more)",
-        "ko": "  에폭 {epoch}: 첫 배치 뒤 {wait}초 대기, 루프 본문 {consume}초: {share} 대기(첫 배치: "
-            "{first}초 더)",
-    },
-    "report.wait_total": {
-        "en": "  the whole run: waited {wait} s after each epoch's first batch, loop body {consume} s: "
-            "{share} of the loop spent waiting (first batches: {first} s more)",
-        "ko": "  실행 전체: 각 에폭의 첫 배치 뒤 {wait}초 대기, 루프 본문 {consume}초: 학습 루프 중 대기 비율 "
-            "{share}(첫 배치: {first}초 더)",
-    },
-    "report.workers": {
-        "en": "Workers:",
-        "ko": "워커:",
-    },
-    "report.worker_row": {
-        "en": "  worker {worker} (pid {pid}, from epoch {epoch}): start-up {startup}, busy {busy} s "
-            "({busy_share}), idle {idle} s, of which {capped} s at the prefetch cap",
-        "ko": "  워커 {worker}(pid {pid}, 에폭 {epoch}부터): 시작 {startup}, 작업 {busy}초({busy_share}), "
-            "유휴 {idle}초(그중 프리페치 상한에 걸린 시간 {capped}초)",
-    },
-    "report.findings": {
-        "en": "Findings ({n}):",
-        "ko": "발견 사항({n}개):",
-    },
-    "report.findings_none": {
-        "en": "Findings: none",
-        "ko": "발견 사항: 없음",
-    },
-    "report.finding_row": {
-        "en": "  [{severity}] {kind}: {message}",
-        "ko": "  [{severity}] {kind}: {message}",
-    },
-    "report.startup_s": {"en": "{value} s", "ko": "{value}초"},  # stock torch workers' start-up: no event measures it
-    "report.startup_unknown": {"en": "not traced", "ko": "기록되지 않음"},
-    "report.na": {
-        "en": "n/a",
-        "ko": "해당 없음",
-    },
-    # The report's lines for the verdict and suggestions (their words: .diagnosis_texts)
-    "report.bottleneck": {"en": "{title} [{kind}]", "ko": "{title} [{kind}]"},
-    "report.suggestions": {"en": "Suggestions (replayed):", "ko": "제안 (재생으로 측정):"},
 }
 
-if TEXTS.keys() & DIAGNOSIS_TEXTS.keys():
-    raise KeyError(f"text keys defined twice: {sorted(TEXTS.keys() & DIAGNOSIS_TEXTS.keys())}")
-TEXTS.update(DIAGNOSIS_TEXTS)  # one table: the verdict's, suggestions' and replay's words are looked up here too
+for _part in (DIAGNOSIS_TEXTS, REPORT_TEXTS):
+    if TEXTS.keys() & _part.keys():
+        raise KeyError(f"text keys defined twice: {sorted(TEXTS.keys() & _part.keys())}")
+    TEXTS.update(_part)  # one table: the diagnosis's and the report's words are looked up here too
 check(TEXTS, __name__)
 _BY_LANGUAGE = by_language(TEXTS)
 EN, KO = _BY_LANGUAGE["en"], _BY_LANGUAGE["ko"]  # one language's templates, for code that formats them itself

@@ -22,7 +22,8 @@ import numpy as np
 import pandas as pd
 
 from . import finding_texts, kinds
-from .audits import RNG_PREFIX, _per_label, is_class, is_iterable, is_rng, label_audit, padding_audit, samples
+from .audits import RNG_PREFIX, _per_label, is_iterable, is_rng, label_audit, padding_audit, samples
+from .duplicates import iterable_duplicates
 from .memory import memory_findings as memory_checks
 from .stalls import stall_checks
 from ..engine import events as ev
@@ -77,29 +78,6 @@ def stall_findings(frame: pd.DataFrame) -> list[Finding]:
     :mod:`.stalls` and :mod:`.slow`."""
     persistent = bool(settings(frame).get("persistent_workers"))
     return [finding(**found) for found in stall_checks(normal(frame), persistent)]
-
-
-def _identity_duplicates(f: pd.DataFrame, iterable: bool) -> list[Finding]:
-    if not iterable:
-        return []
-    s = samples(f, handed_only=False)
-    s = s[s["label"].map(is_class).astype(bool)]
-    if not len(s) or s.duplicated(["epoch", "pid", "label"]).any():
-        return []  # labels repeat within one worker's stream: they are classes, not sample identities
-    out = []
-    for epoch, g in s.groupby("epoch"):
-        producers = g.groupby("label")["worker"].nunique()
-        dup = g[g["label"].isin(producers[producers > 1].index)]
-        if not len(dup):
-            continue
-        first = dup[dup["worker"] == dup["worker"].max()].sort_values("index").iloc[0]
-        workers = sorted(int(w) for w in g[g["label"] == first["label"]]["worker"].unique())
-        # a stock loader's IterableDataset batches are numbered only as they reach the loop: no batch then
-        out.append(finding(kinds.ITERABLE_DUPLICATES, "error", epoch=epoch, worker=int(first["worker"]),
-                           batch=int(first["batch"]) if first["batch"] >= 0 else None, index=int(first["index"]),
-                           label=first["label"],
-                           workers=workers, duplicates=int((producers > 1).sum()), distinct=len(producers)))
-    return out
 
 
 def _stream_replayed(f: pd.DataFrame, iterable: bool, dataset_len: Any, already: set[int]) -> list[Finding]:
@@ -181,7 +159,8 @@ def correctness_findings(frame: pd.DataFrame) -> list[Finding]:
 
     - IterableDataset: give each sample an identity as its label (a record id, a file name); a label
       produced by two workers in one epoch is a duplicate. (If one worker repeats a label, labels are
-      taken to be classes.) Without identities, workers that together yield more samples than the
+      taken to be classes, and each sample's content fingerprint is its identity: :mod:`.duplicates`.)
+      Without identities, workers that together yield more samples than the
       dataset's ``len()`` are replaying the stream.
     - Random draws: a label ``"rng:<number>"`` is a random number drawn while making the sample (e.g.
       ``f"rng:{x!r}"`` for the ``x = np.random.random()`` your augmentation drew). Two workers that
@@ -191,7 +170,7 @@ def correctness_findings(frame: pd.DataFrame) -> list[Finding]:
     """
     iterable, sampler = is_iterable(frame), settings(frame).get("sampler", "sampler")
     f = normal(frame)
-    duplicates = _identity_duplicates(f, iterable)
+    duplicates = [finding(**found) for found in iterable_duplicates(f)] if iterable else []
     duplicates += _stream_replayed(f, iterable, settings(frame).get("dataset_len"), {d.epoch for d in duplicates})
     return duplicates + _same_order(f, sampler) + _identical_rng(f)
 

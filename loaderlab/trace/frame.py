@@ -102,8 +102,10 @@ def chunks_frame(chunks: list[rec.Chunk]) -> pd.DataFrame:
         objects.append((int(at), *chunks[row_chunk[at]].objs[int(rows[at, 14])]))
     starts = np.cumsum(heads[:, 4]) - heads[:, 4]
     for h in np.flatnonzero(heads[:, 5] != rec.NO_REF):
-        batch_labels, lengths, failed = chunks[head_chunk[h]].objs[int(heads[h, 5])]
+        batch_labels, lengths, failed, prints = rec.batch_objects(chunks[head_chunk[h]].objs[int(heads[h, 5])])
         end, count = n_rows + n + int(starts[h]), int(heads[h, 4])  # the batch's first end row
+        if prints is not None:  # fetch_end's arg1: an IterableDataset sample's content fingerprint
+            col["arg1"][end:end + count] = prints[:count]
         if batch_labels is not None:
             col["length"][end:end + count] = lengths[:count]
             objects.extend((end + k, v, "", None, None) for k, v in enumerate(batch_labels[:count]) if v is not None)

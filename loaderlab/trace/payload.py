@@ -52,6 +52,16 @@ class PayloadProbe:
                 "nbytes": statistics.median(b for _, b in self.shapes), "batches": len(self.shapes)}
 
 
+def size_text(nbytes: float) -> str:
+    """Bytes as a reader takes them in: B, KiB, MiB or GiB, whichever keeps the number under 1024; "?" if unknown."""
+    if nbytes != nbytes:  # NaN: no payload was recorded
+        return "?"
+    step = 0
+    while nbytes >= 1024 and step < 3:
+        nbytes, step = nbytes / 1024, step + 1
+    return f"{int(nbytes)} B" if step == 0 else f"{nbytes:.1f} {('KiB', 'MiB', 'GiB')[step - 1]}"
+
+
 def recorded_payload(trace: Any) -> dict[str, Any]:
     """The payload a recording kept (``{}`` when none), from a run's ``extra`` (a bare table's ``attrs``)."""
     from .result import as_run  # result knows pandas; this module's probe runs without it

@@ -16,6 +16,7 @@ import torch.utils.data
 from ..engine import events as ev
 from ..engine.loader import DataLoader
 from . import torch_recorder as tr
+from .stock_worker import handed_task
 from ..engine.interrupt import RunGuard, UnsentResult
 from .payload import PayloadProbe
 from ..engine.records import RecordTracer
@@ -42,7 +43,8 @@ def _record_torch(loader, epochs: int, max_batches: int | None, consumer, sample
                     batch = next(it)
                 except StopIteration:
                     break
-                tracer.emit(ev.BATCH_YIELD, ev.MAIN_PROCESS, epoch, position)
+                task = handed_task(it)  # an iterable's tasks skip those of workers whose stream had ended
+                tracer.emit(ev.BATCH_YIELD, ev.MAIN_PROCESS, epoch, position, arg0=position if task is None else task)
                 tracer.emit(ev.CONSUMER_BEGIN, ev.MAIN_PROCESS, epoch, position)
                 if consumer is not None:
                     consumer(batch)

@@ -16,8 +16,10 @@ from . import distributed
 from .analysis import SECONDS_SPEC, loop_wait, throughput, wait_totals, worker_utilisation
 from .finding_texts import text
 from .findings import all_findings
+from .payload import size_text
 from .result import Run, as_run, events_of
 from .shared import shared_tables
+from .summary import summarise
 from .tables import settings
 
 SETTING_KEYS = ("dataset", "dataset_len", "batch_size", "sampler", "num_workers", "prefetch_factor", "in_order",
@@ -63,9 +65,12 @@ def _report(frame: pd.DataFrame | Run, lang: str, suggestions: list | None = Non
     lines = [text("report.title", lang), ""]
     found_settings = settings(frame)
     if found_settings:
-        joined = ", ".join(f"{k}={found_settings[k]}" for k in SETTING_KEYS if k in found_settings)
-        lines.append(text("report.settings", lang, settings=joined))
+        lines += settings_lines(found_settings, lang)
     lines.append(text("report.events", lang, n=len(events_of(frame))))
+    payload = summarise(frame).payload
+    if not math.isnan(payload.nbytes):
+        tensors = int(payload.tensors) if not math.isnan(payload.tensors) else "?"
+        lines.append(text("report.payload", lang, tensors=tensors, size=size_text(payload.nbytes)))
 
     lines += ["", *diagnosis_lines(frame, lang, suggestions)]  # the verdict first: what to look at
     lines += ["", text("report.throughput", lang)]
@@ -92,11 +97,29 @@ def _report(frame: pd.DataFrame | Run, lang: str, suggestions: list | None = Non
                               startup=startup(r.startup_s), busy=s(r.busy_s), busy_share=share(r.busy_fraction),
                               idle=s(r.idle_s), capped=s(r.capped_idle_s)))
 
+    lines += ["", *label_lines(frame, lang)]
     found = all_findings(frame)
     lines += ["", text("report.findings", lang, n=len(found)) if found else text("report.findings_none", lang)]
     lines += [text("report.finding_row", lang, severity=f.severity_text(lang), kind=f.kind, message=f.text(lang))
               for f in found]
     return "\n".join(lines) + "\n"
+
+
+def settings_lines(found: dict, lang: str) -> list[str]:
+    """The settings line; for a loader a library re-created from the user's (``run`` under Lightning or
+    Accelerate: a ``wrapper`` entry), the settings as the user wrote them, then what the library changed."""
+    joined = ", ".join(f"{k}={found[k]}" for k in SETTING_KEYS if k in found)
+    wrapper = found.get("wrapper")
+    if not isinstance(wrapper, dict):
+        return [text("report.settings", lang, settings=joined)]
+    changes = ", ".join(f"{k}={v}" for k, v in (wrapper.get("changed") or {}).items())
+    parts = [changes or text("report.wrapper_same", lang)]
+    if wrapper.get("keeps_batches"):
+        parts.append(text("report.wrapper_keeps", lang, sampler=found.get("sampler")))
+    inside = (wrapper.get("inside") or "").rsplit(".", 1)[-1]
+    line = text("report.wrapper_inside" if inside else "report.wrapper", lang, by=wrapper.get("by"), inside=inside,
+                at=wrapper.get("at"), changes="; ".join(parts))
+    return [text("report.settings_written", lang, settings=joined), line]
 
 
 def diagnosis_lines(frame, lang: str, suggestions: list | None = None) -> list[str]:
@@ -113,3 +136,25 @@ def diagnosis_lines(frame, lang: str, suggestions: list | None = None) -> list[s
     if not suggestions:
         return lines + ["  " + text("suggestion.none", lang, why=text(why_none(found, frame), lang))]
     return lines + ["  " + s.text(lang) for s in suggestions]
+
+
+MAX_LABELS = 5  # per epoch, the most common labels shown; the rest are counted
+
+
+def label_lines(frame, lang: str) -> list[str]:
+    """Per epoch, the labels the loop received and their shares (most common first); or that none were
+    recorded, and how to record them."""
+    from .audits import label_audit
+
+    per_epoch = label_audit(frame).per_epoch
+    if not len(per_epoch):
+        return [text("report.labels_none", lang)]
+    lines = [text("report.labels", lang)]
+    for epoch, g in per_epoch.groupby("epoch"):
+        g = g.sort_values("count", ascending=False, kind="stable")
+        shown = ", ".join(text("report.label_share", lang, label=r.label, share=r.share)
+                          for r in g.head(MAX_LABELS).itertuples())
+        more = text("report.labels_more", lang, n=len(g) - MAX_LABELS) if len(g) > MAX_LABELS else ""
+        lines.append(text("report.labels_row", lang, epoch=int(epoch), samples=int(g["count"].sum()), n=len(g),
+                          labels=shown + more))
+    return lines

@@ -105,12 +105,12 @@ def queue_stays(frame: pd.DataFrame, places: tuple[str, ...] = PLACES) -> pd.Dat
             stale = iv[iv["end_s"].isna()].assign(epoch=lambda t: t["epoch"] + 1, t_s=lambda t: t["start_s"])
             iv.loc[iv["end_s"].isna(), "end_s"] = _first_leave(stale, taken, KEYS)["end_s"].to_numpy()
             parts.append(_fill(iv, queue_gone).assign(place="result_queue", k=-1))
-        if "pin" in places and len(rows(f, ev.PIN_BEGIN)):
-            pin = _first_leave(rows(f, ev.PIN_BEGIN), rows(f, ev.PIN_END), KEYS)
-            parts.append(_fill(pin, queue_gone).assign(place="pin", k=-1))
-        if "data_queue" in places and len(rows(f, ev.PIN_END)):
-            data = _first_leave(rows(f, ev.PIN_END), received[received["queue"] == "data_queue"], KEYS)
-            parts.append(_fill(data, queue_gone).assign(place="data_queue", k=-1))
+    if "pin" in places and len(rows(f, ev.PIN_BEGIN)):  # a stock loader's trace has pins but no queue events
+        pin = _first_leave(rows(f, ev.PIN_BEGIN), rows(f, ev.PIN_END), KEYS)
+        parts.append(_fill(pin, queue_gone).assign(place="pin", k=-1))
+    if "data_queue" in places and len(rows(f, ev.RESULT_PUT)) and len(rows(f, ev.PIN_END)):
+        data = _first_leave(rows(f, ev.PIN_END), received[received["queue"] == "data_queue"], KEYS)
+        parts.append(_fill(data, queue_gone).assign(place="data_queue", k=-1))
     if "reorder" in places and len(rows(f, ev.REORDER_PARK)):
         iv = _first_leave(rows(f, ev.REORDER_PARK), rows(f, ev.REORDER_RELEASE), KEYS)
         parts.append(_fill(iv, epoch_marks).assign(place="reorder", k=-1))

@@ -11,9 +11,9 @@ Stages, each with its count, total and p50/p90/p99 (seconds):
 - ``collate``: one batch's ``collate_fn``;
 - ``move``: a batch from its worker to the main process, ``result_put → result_get`` (the result queue; the
   pin thread's take when ``pin_memory=True``). A stock torch loader's trace has no queue events: there it is
-  ``collate_end → batch hand-over``. It includes pickling, the pipe, unpickling, and any time the batch sat
-  in the queue while the loop was busy;
-- ``pin``: the pin thread's ``pin_begin → pin_end``;
+  ``collate_end → pin_begin`` (``pin_memory=True``), else ``collate_end → batch hand-over``. It includes
+  pickling, the pipe, unpickling, and any time the batch sat in the queue while the loop was busy;
+- ``pin``: the pin stage's ``pin_begin → pin_end`` (the pin thread's, or the loop's with ``num_workers=0``);
 - ``reorder``: a batch parked in the reorder buffer (``in_order=True``) waiting for its turn;
 - ``step``: the user's loop body (``consumer_begin → consumer_end``);
 - ``startup``: a worker process from ``worker_start`` to ``worker_ready``.
@@ -163,8 +163,11 @@ def _moves(f: pd.DataFrame, stays: pd.DataFrame) -> pd.Series:
     if not len(done):
         return pd.Series([], dtype=float)
     ready = done.groupby(["epoch", "batch"], as_index=False)["t_s"].max().rename(columns={"t_s": "ready_s"})
-    got = ready.merge(hand_overs(f).rename(columns={"t_s": "yield_s"}), on=["epoch", "batch"])
-    return got["yield_s"] - got["ready_s"]
+    taken = rows(f, ev.PIN_BEGIN)  # the pin thread's (or, pinning nothing, main's) take from the result queue
+    taken = taken[taken["pid"] == mp] if len(taken) else hand_overs(f)
+    taken = taken.groupby(["epoch", "batch"], as_index=False)["t_s"].min().rename(columns={"t_s": "taken_s"})
+    got = ready.merge(taken, on=["epoch", "batch"])
+    return got["taken_s"] - got["ready_s"]
 
 
 def _weighted_percentiles(values: np.ndarray, weights: np.ndarray, qs: tuple[float, ...]) -> list[float]:
@@ -214,11 +217,20 @@ def _queues(f: pd.DataFrame, stays: pd.DataFrame) -> pd.DataFrame:
 
 
 def _payload(frame: pd.DataFrame, f: pd.DataFrame) -> Payload:
+    """Medians per batch: the probe's tensors, the bytes moved (``result_put``, ``pin_begin``) or probed; where
+    neither was recorded (a stock loader traced by ``run``), what its ``collate_end`` events say it carried."""
     probe = as_run(frame).extra.get("payload") or {}
+    collated = rows(f, ev.COLLATE_END)
+    collated = collated[collated["length"] >= 0]  # length = the batch's tensors (a stock loader's collate)
     puts = rows(f, ev.RESULT_PUT, ev.PIN_BEGIN)
     puts = puts[puts["nbytes"] > 0]
     nbytes = float(puts["nbytes"].median()) if len(puts) else float(probe.get("nbytes", math.nan))
-    return Payload(tensors=float(probe.get("tensors", math.nan)), nbytes=nbytes)
+    tensors = float(probe.get("tensors", math.nan))
+    if math.isnan(nbytes) and len(collated):
+        nbytes = float(collated["nbytes"].median())
+    if math.isnan(tensors) and len(collated):
+        tensors = float(collated["length"].median())
+    return Payload(tensors=tensors, nbytes=nbytes)
 
 
 def _with_settings(f: pd.DataFrame, found: dict) -> pd.DataFrame | Run:

@@ -3,7 +3,8 @@
 Twin of nothing in torch. We build a *clone* of the user's loader, identical in every argument but with
 four wrappers: the (batch) sampler numbers each batch and reports it (main process); the dataset times
 each sample; ``collate_fn`` times the collate; ``worker_init_fn`` gives each worker a tracer whose events
-travel on their own queue to the main process.
+travel on their own queue to the main process. With ``pin_memory=True`` torch's own pin step is traced by
+:mod:`.stock_pin` (its pin thread, or the loop without workers).
 
 Epochs. Torch's workers never hear which epoch runs, and a worker may fetch for one epoch while the main
 process is already in the next, so every event names the epoch that *drew its indices*: the sampler
@@ -14,12 +15,15 @@ samples (one ``__iter__`` per epoch: a worker's first, then one per resume of a 
 
 The clone draws the same random numbers in the same order as the original would, so it yields the same
 batches in the same order; the user's loader object itself is never iterated or changed. Events torch
-hides (queue puts and gets, reorder parking, worker start) are simply absent from the trace. Knows nothing of plotly or streamlit.
+hides (queue puts and gets, reorder parking) are simply absent from the trace; a worker's start and an
+IterableDataset batch's task are read where torch leaves them (:mod:`.stock_worker`). Knows nothing of plotly
+or streamlit.
 """
 
 from __future__ import annotations
 
 import multiprocessing.util
+import os
 import threading
 from typing import Any, Callable
 
@@ -29,8 +33,12 @@ import torch.utils.data
 
 from ..engine import events as ev
 from ..engine.fetch import batch_usage, start_batch_usage, traced_fetch
+from ..engine.fingerprint import fingerprint
 from ..engine.messages import Stop
 from ..engine.worker import WorkerTracer
+from . import stock_worker
+from .payload import tree_shape
+from .stock_pin import with_pin_stage
 
 _tracer: ev.Tracer = ev.NULL_TRACER  # this process's tracer: main's RecordTracer, or a worker's WorkerTracer
 _current = (0, ev.NO_BATCH)  # (epoch, batch) being fetched in this process, for the collate events
@@ -122,6 +130,9 @@ class TracedMapDataset(_Forwarding, torch.utils.data.Dataset):
 
 
 class TracedIterableDataset(_Forwarding, torch.utils.data.IterableDataset):
+    """Each sample named by its position in this replica's stream, its batch by the task torch sent for it
+    (:mod:`.stock_worker`), its content by a fingerprint (an IterableDataset's only identity)."""
+
     _own = ("inner", "_iters")
 
     def __init__(self, inner) -> None:
@@ -134,20 +145,23 @@ class TracedIterableDataset(_Forwarding, torch.utils.data.IterableDataset):
     def __iter__(self):
         # Not a generator itself: the epoch is taken when torch asks for the iterator (a worker's start,
         # a persistent worker's resume, the main process's iter()), not at the first sample.
+        loop = None  # without workers, the main-process iterator, whose count of yielded batches numbers them
         if _worker_id() == ev.MAIN_PROCESS:
-            epoch = _epoch
+            epoch, loop = _epoch, stock_worker.main_iterator()
         else:
             epoch = _epoch + self._iters
         self._iters += 1
-        return self._samples(iter(self.inner), epoch)
+        return self._samples(iter(self.inner), epoch, loop)
 
     @staticmethod
-    def _samples(it, epoch: int):
+    def _samples(it, epoch: int, loop=None):
         position = 0
         while True:
-            _fetching(epoch, ev.NO_BATCH)
-            data, exhausted = traced_fetch(_tracer, _worker_id(), lambda _: next(it), [position], ev.NO_BATCH,
-                                           epoch, stop_on_exhaustion=True)
+            owner = loop() if loop is not None else None
+            batch = stock_worker.current_task() if owner is None else owner._num_yielded
+            _fetching(epoch, batch)
+            data, exhausted = traced_fetch(_tracer, _worker_id(), lambda _: next(it), [position], batch,
+                                           epoch, stop_on_exhaustion=True, identify=fingerprint)
             if exhausted:
                 return
             position += 1
@@ -155,6 +169,10 @@ class TracedIterableDataset(_Forwarding, torch.utils.data.IterableDataset):
 
 
 class TracedCollate:
+    """Times the collate; ``collate_end`` says what the batch carries: ``nbytes`` (its tensor bytes) and
+    ``length`` (its tensors). In a worker torch's ``default_collate`` allocates the batch in shared memory, so
+    a big batch's collate span is mostly that allocation and copy: its bytes beside its time show it."""
+
     def __init__(self, inner: Callable) -> None:
         self.inner = inner
 
@@ -163,7 +181,8 @@ class TracedCollate:
         _tracer.emit(ev.COLLATE_BEGIN, _worker_id(), epoch, batch)
         out = self.inner(data)
         worker = _worker_id()
-        _tracer.emit(ev.COLLATE_END, worker, epoch, batch, **batch_usage(worker))
+        tensors, nbytes = tree_shape(out) if _tracer.enabled else (-1, 0)
+        _tracer.emit(ev.COLLATE_END, worker, epoch, batch, nbytes=nbytes, length=tensors, **batch_usage(worker))
         return out
 
 
@@ -177,12 +196,19 @@ class TracedWorkerInit:
     def __init__(self, inner: Callable | None, event_queue, sample_info: Callable | None) -> None:
         self.inner, self.event_queue, self.sample_info = inner, event_queue, sample_info
         self.epoch = 0
+        self.main_pid = os.getpid()  # worker_start is said on main's behalf, as the engine's main says it
 
     def __call__(self, worker_id: int) -> None:
         global _tracer, _epoch
+        started = stock_worker.process_start_ns()
         _epoch = self.epoch
         tracer = _tracer = WorkerTracer(self.event_queue, worker_id, self.sample_info)
         tracer.epoch = self.epoch
+        if started is not None:  # start-up: this process's start → worker_ready below (stock_worker's docstring)
+            tracer.emit_at(ev.WORKER_START, started[0], self.main_pid, worker_id, self.epoch, arg0=os.getpid(),
+                           detail=f"measured in the worker: {started[1]} start")
+        if isinstance(torch.utils.data.get_worker_info().dataset, TracedIterableDataset):
+            stock_worker.watch_tasks()  # its batches have no numbered indices: the task comes off the queue
         # multiprocessing runs finalizers when the worker's run() returns (daemon threads would just die).
         # Priority above the event queue's own close finalizer (10): flush first, then the queue closes.
         multiprocessing.util.Finalize(tracer, self.finish, args=(tracer, worker_id), exitpriority=20)
@@ -243,8 +269,9 @@ def traced_clone(loader: torch.utils.data.DataLoader, tracer: ev.Tracer, event_q
         common["worker_init_fn"] = TracedWorkerInit(loader.worker_init_fn, event_queue, tracer.sample_info)
         dial.parts.append(common["worker_init_fn"])
     if isinstance(loader.dataset, torch.utils.data.IterableDataset):
-        return torch.utils.data.DataLoader(TracedIterableDataset(loader.dataset), batch_size=loader.batch_size,
-                                           drop_last=loader.drop_last, **common)
+        clone = torch.utils.data.DataLoader(TracedIterableDataset(loader.dataset), batch_size=loader.batch_size,
+                                            drop_last=loader.drop_last, **common)
+        return with_pin_stage(clone, tracer, dial)
     if loader.batch_sampler is not None:
         sampler = TracedSampler(loader.batch_sampler, tracer, 0, batched=True)
         clone = torch.utils.data.DataLoader(TracedMapDataset(loader.dataset), batch_sampler=sampler, **common)
@@ -253,7 +280,7 @@ def traced_clone(loader: torch.utils.data.DataLoader, tracer: ev.Tracer, event_q
         clone = torch.utils.data.DataLoader(TracedMapDataset(loader.dataset), sampler=sampler, batch_size=None,
                                             **common)
     dial.parts.append(sampler)
-    return clone
+    return with_pin_stage(clone, tracer, dial)
 
 
 class EventChannel:

@@ -35,6 +35,7 @@ from typing import Any
 
 from ..engine.cores import cpu_count
 from . import finding_texts
+from .payload import size_text
 from .slow import sample_fetches, slow_workers, stragglers
 from .summary import RunSummary, events, summarise
 from .tables import normal
@@ -129,4 +130,5 @@ def verdict(frame: Any, summary: RunSummary | None = None) -> Verdict:
     return Verdict(IPC, IPC if not math.isnan(tensors) else "ipc_unknown_tensors",
                    {**common, "busy": busy, "move_ms": _ms(move.p50_s), "work_ms": work_ms,
                     "tensors": int(tensors) if not math.isnan(tensors) else 0,
-                    "kib": (s.payload.nbytes / 1024) if not math.isnan(s.payload.nbytes) else 0.0})
+                    "kib": (s.payload.nbytes / 1024) if not math.isnan(s.payload.nbytes) else 0.0,
+                    "size": size_text(s.payload.nbytes)})

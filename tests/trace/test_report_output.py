@@ -1,5 +1,6 @@
-"""The report's output: a start-up the trace measured is in seconds; a stock torch worker's, which no
-event measures, is said to be not traced (it printed "start-up n/a s"); counts are integers in --json."""
+"""The report's output: a start-up the trace measured is in seconds, a stock torch worker's too (the worker notes
+its own start); one no event measures (a trace without ``worker_start``) is said to be not traced (it printed
+"start-up n/a s"); counts are integers in --json."""
 
 from __future__ import annotations
 
@@ -16,15 +17,19 @@ def _worker_rows(text: str) -> list[str]:
 
 
 @pytest.mark.parametrize("lang, unknown", [("en", "start-up not traced,"), ("ko", "시작 기록되지 않음,")])
-def test_stock_workers_start_up_is_said_to_be_not_traced(lang, unknown):
-    rows = _worker_rows(report_text(faulty.stock_torch_trace(), lang))
+def test_a_start_up_no_event_measures_is_said_to_be_not_traced(lang, unknown):
+    trace = faulty.stock_torch_trace()
+    unstarted = trace[trace["kind"] != "worker_start"].reset_index(drop=True)  # as stock traces were before
+    unstarted.attrs = dict(trace.attrs)
+    rows = _worker_rows(report_text(unstarted, lang))
     assert len(rows) == 2 and all(unknown in row for row in rows), rows
     assert not any("n/a" in row or "해당 없음" in row for row in rows)
 
 
 @pytest.mark.parametrize("lang, measured", [("en", r"start-up \d+\.\d{3} s,"), ("ko", r"시작 \d+\.\d{3}초,")])
-def test_loaderlabs_workers_start_up_is_in_seconds(lang, measured):
-    rows = _worker_rows(report_text(faulty.clean_trace(), lang))
+@pytest.mark.parametrize("trace", [faulty.clean_trace, faulty.stock_torch_trace], ids=["loaderlab", "torch"])
+def test_workers_start_up_is_in_seconds(lang, measured, trace):
+    rows = _worker_rows(report_text(trace(), lang))
     assert rows and all(re.search(measured, row) for row in rows), rows
 
 

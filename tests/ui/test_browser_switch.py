@@ -47,18 +47,24 @@ def _walk(page, texts: dict, want: tuple[int, int], prefix: str) -> dict[str, tu
     return {stem: got for stem, got in seen.items() if got != want}
 
 
+def _open_link(pw, url: str, link: str):
+    """A 1440×900 page of a new session at ``link`` (after "/": until a session has loaded it, a fresh
+    server lists pages/ without app.py)."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    page = browser.new_page(viewport={"width": 1440, "height": 900})
+    for path in ("/?" + link.split("?", 1)[1].split("&", 1)[0], link):
+        page.goto(f"{url}{path}")
+        _settle(page)
+    return browser, page
+
+
 def test_a_settings_link_survives_every_sidebar_switch_and_back_and_forward(server):  # noqa: F811
     from playwright.sync_api import sync_playwright
 
     url, _ = server
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_page(viewport={"width": 1440, "height": 900})
-        page.goto(f"{url}/?lang=en")  # "/" first: until then a fresh server lists pages/ without app.py
-        _settle(page)
-        page.goto(f"{url}/Worker_timelines?lang=en&batch_size=24&num_workers=3")
-        _settle(page)
+        browser, page = _open_link(pw, url, "/Worker_timelines?lang=en&batch_size=24&num_workers=3")
         assert (_shown(page, "batch_size"), _shown(page, "num_workers")) == (24, 3)
         assert _walk(page, EN, (24, 3), "switch") == {}
 
@@ -86,14 +92,8 @@ def test_a_settings_link_survives_sidebar_switches_in_korean(server):  # noqa: F
 
     needs_korean_font()
     url, _ = server
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_page(viewport={"width": 1440, "height": 900})
-        page.goto(f"{url}/?lang=ko")
-        _settle(page)
-        page.goto(f"{url}/Index_queues?lang=ko&batch_size=12&num_workers=1")
-        _settle(page)
+        browser, page = _open_link(pw, url, "/Index_queues?lang=ko&batch_size=12&num_workers=1")
         assert KO["nav.1_Event_table"] in page.get_by_test_id("stSidebar").inner_text()
         assert _walk(page, KO, (12, 1), "switch_ko") == {}
         assert "lang=ko" in page.url

@@ -133,8 +133,10 @@ def cmd_report(args: argparse.Namespace) -> None:
 
     from ..jobs.read import select_loader
 
-    replay = getattr(args, "replay", False)  # replaying reads the exact table
-    frame = _load(args.trace, getattr(args, "loader", None), compact=not replay)
+    from ..trace.shared import shared_tables
+
+    replay = getattr(args, "replay", False)  # the suggestions (predicted: the compact table serves them too)
+    frame = _load(args.trace, getattr(args, "loader", None), compact=True)
     names = _loaders(frame) if getattr(args, "loader", None) is None else []
     if getattr(args, "json", False):
         return _report_json(frame, names, args)
@@ -143,13 +145,15 @@ def cmd_report(args: argparse.Namespace) -> None:
             site = ((frame.attrs.get("loaders") or {}).get(name) or {}).get("site", "")
             print(f"=== {name} ({site}) ===")
             part = select_loader(frame, name)
-            print(report_text(part, args.lang, _suggestions(part) if replay and len(names) == 1 else None))
+            with shared_tables():  # the suggestions read the report's tables
+                print(report_text(part, args.lang, _suggestions(part) if replay else None))
         return
-    print(report_text(frame, args.lang, _suggestions(frame) if replay else None))
+    with shared_tables():
+        print(report_text(frame, args.lang, _suggestions(frame) if replay else None))
 
 
 def _suggestions(frame: Any) -> list | None:
-    """The replayed suggestions of a trace's verdict (None for a multi-rank trace: one verdict per rank)."""
+    """The predicted suggestions of a trace's verdict (None for a multi-rank trace: one verdict per rank)."""
     from ..trace.suggestions import suggest
 
     return None if "rank" in getattr(frame, "columns", ()) else suggest(frame)

@@ -121,7 +121,7 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--json", action="store_true",
                         help="print one JSON object instead: summary, bottleneck, findings, suggestions (best first)")
     report.add_argument("--no-replay", dest="replay", action="store_false",
-                        help="skip the suggestions (each is measured by replaying the trace, a few seconds)")
+                        help="skip the suggestions (each is predicted from the trace's measured costs; `replay` re-runs one for real)")
 
     export = commands.add_parser(
         "export", help="convert a trace for Perfetto / chrome://tracing", formatter_class=raw,

@@ -1,5 +1,5 @@
 """The diagnosis of a run as one JSON-able object: its summary, the bottleneck verdict, the findings, and
-the replayed suggestions, best first (what ``python -m loaderlab report TRACE --json`` prints).
+the predicted suggestions, best first (what ``python -m loaderlab report TRACE --json`` prints).
 
 Twin of nothing in torch. Lays out :mod:`.summary`, :mod:`.verdict`, :mod:`.findings` and
 :mod:`.suggestions` in one language; NaN becomes None (JSON's null). Knows nothing of plotly or streamlit.
@@ -29,7 +29,7 @@ def finding_dict(f, lang: str = "en") -> dict[str, Any]:
 def diagnosis(trace: Any, lang: str = "en", *, replay: bool = True, summary: RunSummary | None = None,
               found: Verdict | None = None, suggestions: list[Suggestion] | None = None) -> dict[str, Any]:
     """``{"summary", "bottleneck", "findings", "suggestions"}`` (see the module docstring). ``replay=False``
-    leaves the suggestions out (an empty list) instead of replaying the trace."""
+    leaves the suggestions out (an empty list); they are predicted from the trace, not re-run."""
     with shared_tables():  # the summary, the verdict and the findings read the same tables
         return _diagnosis(trace, lang, replay, summary, found, suggestions)
 

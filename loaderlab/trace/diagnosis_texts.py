@@ -22,19 +22,19 @@ TEXTS = {
     "verdict.workers_cpu": {
         "en": "Fetching is the slow part: the loop waited {share:.0%} of its time while the {workers} workers "
             "were busy {busy:.0%} of theirs ({work_ms:.2f} ms of fetching and collating per batch, "
-            "{step_ms:.2f} ms of your step). More workers help, up to this machine's {cores} cores.",
+            "{step_ms:.2f} ms of your step, median). More workers help, up to this machine's {cores} cores.",
         "ko": "가져오기가 느린 부분입니다: 학습 루프는 시간의 {share:.0%}를 기다렸고, 워커 {workers}개는 "
             "시간의 {busy:.0%} 동안 일했습니다(배치당 가져오기와 합치기 {work_ms:.2f} ms, 학습 단계 "
-            "{step_ms:.2f} ms). 워커를 늘리면 이 컴퓨터의 코어 {cores}개까지는 빨라집니다.",
+            "중앙값 {step_ms:.2f} ms). 워커를 늘리면 이 컴퓨터의 코어 {cores}개까지는 빨라집니다.",
     },
     "verdict.workers_latency": {
         "en": "Fetching is the slow part: the loop waited {share:.0%} of its time while the {workers} workers "
             "were busy {busy:.0%} of theirs ({work_ms:.2f} ms of fetching and collating per batch, "
-            "{step_ms:.2f} ms of your step). The workers already fill this machine's {cores} cores: more "
+            "{step_ms:.2f} ms of your step, median). The workers already fill this machine's {cores} cores: more "
             "workers help only if fetching waits on disk or network (latency-bound), not if it computes.",
         "ko": "가져오기가 느린 부분입니다: 학습 루프는 시간의 {share:.0%}를 기다렸고, 워커 {workers}개는 "
             "시간의 {busy:.0%} 동안 일했습니다(배치당 가져오기와 합치기 {work_ms:.2f} ms, 학습 단계 "
-            "{step_ms:.2f} ms). 워커가 이미 이 컴퓨터의 코어 {cores}개를 채웁니다: 가져오기가 디스크나 "
+            "중앙값 {step_ms:.2f} ms). 워커가 이미 이 컴퓨터의 코어 {cores}개를 채웁니다: 가져오기가 디스크나 "
             "네트워크를 기다리는 경우(지연 시간에 묶인 경우)에만 워커를 늘리면 빨라지고, 계산이라면 "
             "빨라지지 않습니다.",
     },
@@ -91,19 +91,19 @@ TEXTS = {
             "고쳐지지 않습니다: 그 워커만 하는 일(받는 샘플, 기다리는 락이나 파일)을 살펴보세요.",
     },
     "verdict.consumer": {
-        "en": "Your training step is the slow part: it took {step_ms:.2f} ms per batch and the loop waited "
+        "en": "Your training step is the slow part: it took {step_ms:.2f} ms per batch (median) and the loop waited "
             "only {share:.0%} of its time ({wait_ms:.2f} ms per batch): the loader keeps up, so loader "
             "settings will not make this run faster.",
-        "ko": "학습 단계가 느린 부분입니다: 배치당 {step_ms:.2f} ms 걸렸고 학습 루프는 시간의 {share:.0%}만 "
+        "ko": "학습 단계가 느린 부분입니다: 배치당 중앙값 {step_ms:.2f} ms 걸렸고 학습 루프는 시간의 {share:.0%}만 "
             "기다렸습니다(배치당 {wait_ms:.2f} ms). 로더가 따라오고 있으므로 로더 설정을 바꿔도 이 실행은 "
             "빨라지지 않습니다.",
     },
     "verdict.main_process": {
         "en": "Loading inside the loop is the slow part: with num_workers=0 the loop spent {share:.0%} of its "
-            "time fetching and collating ({work_ms:.2f} ms per batch, against {step_ms:.2f} ms of your step). "
+            "time fetching and collating ({work_ms:.2f} ms per batch, against {step_ms:.2f} ms of your step, median). "
             "Workers would load while your step runs.",
         "ko": "루프 안에서의 로딩이 느린 부분입니다: num_workers=0이라 학습 루프가 시간의 {share:.0%}를 "
-            "가져오고 합치는 데 썼습니다(배치당 {work_ms:.2f} ms, 학습 단계는 {step_ms:.2f} ms). 워커를 "
+            "가져오고 합치는 데 썼습니다(배치당 {work_ms:.2f} ms, 학습 단계는 중앙값 {step_ms:.2f} ms). 워커를 "
             "쓰면 학습 단계가 도는 동안 로딩합니다.",
     },
     "verdict.pin_memory": {
@@ -122,10 +122,61 @@ TEXTS = {
             "{min_batches}개가 필요합니다).",
     },
     "suggestion.change": {
-        "en": "{change}: {speedup:.2f}x the samples per second when this trace's measured costs are replayed "
-            "with it ({before:.0f} → {after:.0f} samples/s).",
-        "ko": "{change}: 이 트레이스에서 잰 비용을 이 설정으로 재생하면 초당 샘플 수가 {speedup:.2f}배가 "
+        "en": "{change}: {speedup:.2f}x the samples per second, as this trace's measured costs predict "
+            "({before:.0f} → {after:.0f} samples/s).",
+        "ko": "{change}: 이 트레이스에서 잰 비용으로 예측하면 초당 샘플 수가 {speedup:.2f}배가 "
             "됩니다(초당 {before:.0f} → {after:.0f}개).",
+    },
+    "suggestion.fewer_bytes": {
+        "en": "{factor:.0f}x fewer bytes per batch (e.g. uint8 samples, converted and normalised on the GPU; "
+            "no loader setting does this)",
+        "ko": "배치당 바이트를 {factor:.0f}배 줄이기(예: uint8 샘플을 GPU에서 변환·정규화; 로더 설정으로는 "
+            "할 수 없습니다)",
+    },
+    "suggestion.note.workers_main": {
+        "en": "The fewest workers that keep up with your step ({step_ms:.2f} ms per batch, median).",
+        "ko": "학습 단계(배치당 중앙값 {step_ms:.2f} ms)를 따라가는 가장 적은 워커 수입니다.",
+    },
+    "suggestion.note.workers_cores": {
+        "en": "Fetching computes, so this machine's {cores} cores cap it: more workers would share them.",
+        "ko": "가져오기가 계산이라 이 컴퓨터의 코어 {cores}개가 한계입니다: 워커를 더 늘려도 코어를 나눠 쓸 "
+            "뿐입니다.",
+    },
+    "suggestion.note.workers_pin": {
+        "en": "With these workers the pin-memory thread becomes the slow part.",
+        "ko": "이 워커 수에서는 메모리 고정 스레드가 느린 부분이 됩니다.",
+    },
+    "suggestion.note.workers_none": {
+        "en": "No worker count keeps up with your step ({step_ms:.2f} ms per batch, median); this is the most "
+            "that still helps. Cheaper samples would help more.",
+        "ko": "어떤 워커 수로도 학습 단계(배치당 중앙값 {step_ms:.2f} ms)를 따라가지 못합니다. 이 값이 "
+            "그래도 도움이 되는 최대치입니다. 샘플을 더 싸게 만드는 편이 더 도움이 됩니다.",
+    },
+    "suggestion.note.batch": {
+        "en": "Assumes your step's time grows with the batch (a GPU step often grows less).",
+        "ko": "학습 단계 시간이 배치 크기에 비례해 늘어난다고 가정합니다(GPU 단계는 대개 덜 늘어납니다).",
+    },
+    "suggestion.note.pageable": {
+        "en": "Charges your step a pageable copy of each batch to the GPU at an assumed {pageable_gbps:.0f} GB/s "
+            "(not measured on your GPU).",
+        "ko": "각 배치를 GPU로 보내는 페이지 가능 메모리 복사를 가정한 {pageable_gbps:.0f} GB/s로 학습 "
+            "단계에 더했습니다(사용자의 GPU에서 잰 값이 아닙니다).",
+    },
+    "suggestion.note.in_loop": {
+        "en": "The loop then collates itself: no shared memory (assumed {shm_gbps:.0f} GB/s) and no move "
+            "between processes; a plain copy at an assumed {copy_gbps:.0f} GB/s.",
+        "ko": "그러면 루프가 직접 콜레이트합니다: 공유 메모리(가정 {shm_gbps:.0f} GB/s)도 프로세스 간 이동도 "
+            "없고, 가정한 {copy_gbps:.0f} GB/s의 일반 복사만 합니다.",
+    },
+    "suggestion.note.assumed_move": {
+        "en": "This run had no workers, so moving each batch from one is assumed ({tensors} tensors at "
+            "50 µs each, shared memory at {shm_gbps:.0f} GB/s), not measured.",
+        "ko": "이 실행에는 워커가 없어서, 워커에서 배치를 옮기는 비용은 잰 값이 아니라 가정한 값입니다(텐서 "
+            "{tensors}개에 각 50 µs, 공유 메모리 {shm_gbps:.0f} GB/s).",
+    },
+    "suggestion.note.cores": {
+        "en": "Your step, the loop and {workers} workers would share this machine's {cores} cores less thinly.",
+        "ko": "학습 단계, 루프, 워커 {workers}개가 이 컴퓨터의 코어 {cores}개를 덜 빠듯하게 나눠 씁니다.",
     },
     "suggestion.none": {
         "en": "No loader setting to suggest: {why}",
@@ -140,12 +191,22 @@ TEXTS = {
         "ko": "실행이 너무 짧아 판단할 수 없습니다.",
     },
     "suggestion.why.no_gain": {
-        "en": "no replayed change was faster.",
-        "ko": "재생해 본 어떤 변경도 더 빠르지 않았습니다.",
+        "en": "no change this trace's cost model covers is predicted at least 1.05x faster.",
+        "ko": "이 트레이스의 비용 모델이 다루는 어떤 변경도 1.05배 이상 빨라진다고 예측되지 않습니다.",
     },
     "suggestion.why.no_replay": {
-        "en": "this trace has no per-sample fetch times to replay.",
-        "ko": "이 트레이스에는 재생할 샘플별 가져오기 시간이 없습니다.",
+        "en": "this trace has no per-batch fetch, collate and step times to predict from.",
+        "ko": "이 트레이스에는 예측에 쓸 배치별 가져오기·콜레이트·학습 단계 시간이 없습니다.",
+    },
+    "suggestion.why.unmodelled_straggler": {
+        "en": "in_order=False or a larger prefetch_factor may help, but the cost model does not know the order "
+            "samples arrive in, so it claims nothing (replay the trace to measure them).",
+        "ko": "in_order=False나 더 큰 prefetch_factor가 도움이 될 수 있지만, 비용 모델은 샘플이 도착하는 "
+            "순서를 모르므로 아무것도 주장하지 않습니다(측정하려면 트레이스를 재생하세요).",
+    },
+    "suggestion.why.unmodelled_slow_worker": {
+        "en": "the cost model cannot tell what makes one worker slow, so it claims nothing.",
+        "ko": "비용 모델은 한 워커가 왜 느린지 알 수 없으므로 아무것도 주장하지 않습니다.",
     },
     "replay.model.capped": {
         "en": plural(

@@ -123,7 +123,7 @@ def settings_lines(found: dict, lang: str) -> list[str]:
 
 
 def diagnosis_lines(frame, lang: str, suggestions: list | None = None) -> list[str]:
-    """The bottleneck verdict's title and sentence, then the replayed suggestions when given (a list from
+    """The bottleneck verdict's title and sentence, then the predicted suggestions when given (a list from
     :func:`loaderlab.trace.suggestions.suggest`; an empty list says why there are none)."""
     from .suggestions import why_none
     from .verdict import verdict

@@ -165,5 +165,5 @@ TEXTS = {
     },
     # The report's lines for the verdict and suggestions (their words: .diagnosis_texts)
     "report.bottleneck": {"en": "{title} [{kind}]", "ko": "{title} [{kind}]"},
-    "report.suggestions": {"en": "Suggestions (replayed):", "ko": "제안 (재생으로 측정):"},
+    "report.suggestions": {"en": "Suggestions (predicted from the measured costs):", "ko": "제안 (잰 비용으로 예측):"},
 }

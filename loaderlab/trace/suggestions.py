@@ -1,21 +1,20 @@
-"""Suggestions that are measured, not guessed: for a verdict, the one or two setting changes that address it,
-each with the speed-up that replaying this trace's measured costs under the new setting gives.
+"""Suggestions that are predicted, not guessed: for a verdict, the one or two changes that address it, each
+with the speed-up the trace's own cost model predicts (:mod:`.costs` measures, :mod:`.predict` models).
 
-Twin of nothing in torch. :func:`candidates` says which changes address which cause (the table below);
-:func:`suggest` replays the trace (:func:`loaderlab.trace.replay.replay`: per-sample fetch time, worker
-start-up, collate and step time, and the payload's tensors and bytes) once unchanged and once per change,
-and keeps the changes that ran faster, best first. The speed-up compares samples per second of the changed
-replay with the unchanged one, so that what the replay itself costs cancels out (a batch_size change moves
-the same samples in fewer batches).
+Twin of nothing in torch. A pure function of the trace: no re-runs, so the report, its JSON and the
+dashboard print the same claims (replaying stays the explicit ``replay`` API and CLI). A change is
+suggested only when the model covers every cost it touches and predicts at least :data:`MIN_SPEEDUP`;
+the changes a verdict points at that the model cannot cover are named instead (:func:`unmodelled`).
 
-    workers       num_workers up to the cores (CPU-bound), or doubled when they are already full
-                  (replayed as latency-bound: the trace cannot tell computing from waiting)
-    ipc           batch_size x4 (fewer transfers), num_workers=0 (no transfer at all)
-    startup       persistent_workers=True (start once), num_workers=0 (nothing to start)
-    straggler     in_order=False (hand the others over meanwhile), prefetch_factor x2
-    main_process  num_workers = the cores (at least 2)
-    pin_memory    pin_memory=False
-    consumer, none: nothing (the loader is not what to change)
+    every verdict with workers: num_workers=0 (collate in the loop, no shared memory, no move)
+    workers, main_process   the fewest workers that keep up with the step (the cores cap it when
+                            fetching computes; beyond them when it waits), or the most that still help
+    ipc                     batch_size x2, x4 (fewer moves; the step assumed to grow with the batch)
+    startup                 persistent_workers=True
+    pin_memory              pin_memory=False (a pageable copy charged to the step), else 4x fewer bytes
+                            per batch (uint8 samples normalised on the GPU: no loader setting)
+    straggler, slow_worker  in_order=False, prefetch_factor: not modelled (said so)
+    consumer                num_workers=0 or fewer workers, when the cores are shared too thinly
 
 Knows nothing of plotly or streamlit; words come from :mod:`.finding_texts` (``suggestion.*``).
 """
@@ -23,98 +22,128 @@ Knows nothing of plotly or streamlit; words come from :mod:`.finding_texts` (``s
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import pandas as pd
 
-from ..engine.cores import cpu_count
 from . import finding_texts
+from .costs import ASSUMED, Costs, measured_costs, usable
+from .predict import batch_time, calibrated, changed, keeps_up, recorded, speedup, worker_limit
 from .summary import RunSummary, events, summarise
-from .verdict import (CONSUMER, IPC, MAIN_PROCESS, NONE, PIN_MEMORY, STARTUP, STRAGGLER, WORKERS, Verdict,
-                      verdict as find_verdict)
+from .verdict import (CONSUMER, IPC, MAIN_PROCESS, NONE, PIN_MEMORY, SLOW_WORKER, STARTUP, STRAGGLER, WORKERS,
+                      Verdict, verdict as find_verdict)
 
 MAX_SUGGESTIONS = 2
-MIN_SPEEDUP = 1.05  # a replayed gain below 5% is within what two replays of one trace differ by
-REPLAY_SAMPLES = 2000  # samples per epoch replayed: enough batches for a steady rate, bounded for big traces
+MIN_SPEEDUP = 1.05  # below it the model's own error (a few %) could turn the gain into a loss
+# With a `consumer` verdict the step is the slow part and a change must shorten the steady time per batch by
+# this much: what the model cannot explain in the recorded loop counts as hand-over, which a step-bound loop
+# with a GPU-like 20 ms step turned into a 1.06x claim for num_workers=0 (real 1.02-1.03x, run to run).
+CONSUMER_MIN_STEADY = 1.10
+REPLAY_SAMPLES = 2000  # for callers that check a suggestion by replaying it (benchmarks/diagnosis.py)
+FEWER_BYTES = 0.25  # float32 → uint8 samples, normalised on the GPU
 
 
 @dataclass(frozen=True)
 class Suggestion:
-    """One setting change (``{parameter: value}``), the replayed speed-up (samples/s), and the rates."""
+    """One change (``{parameter: value}``), the predicted speed-up (samples/s), the rates, and notes
+    (``suggestion.note.*`` keys and their numbers) saying what the prediction leaned on."""
 
     change: dict[str, Any]
     speedup: float
     before_sps: float
     after_sps: float
     io_bound: bool = False
+    notes: tuple[str, ...] = ()
+    note_args: dict[str, Any] = field(default_factory=dict)
 
-    def change_text(self) -> str:
+    def change_text(self, lang: str = "en") -> str:
+        if "bytes_factor" in self.change:
+            return finding_texts.text("suggestion.fewer_bytes", lang, factor=1 / self.change["bytes_factor"])
         return ", ".join(f"{k}={v}" for k, v in self.change.items())
 
     def text(self, lang: str = "en") -> str:
-        return finding_texts.text("suggestion.change", lang, change=self.change_text(), speedup=self.speedup,
-                                  before=self.before_sps, after=self.after_sps)
+        out = finding_texts.text("suggestion.change", lang, change=self.change_text(lang), speedup=self.speedup,
+                                 before=self.before_sps, after=self.after_sps)
+        return " ".join([out, *(finding_texts.text(n, lang, **self.note_args) for n in self.notes)])
 
     def as_dict(self, lang: str = "en") -> dict[str, Any]:
         return {"change": dict(self.change), "speedup": self.speedup, "text": self.text(lang),
-                "samples_per_s_before": self.before_sps, "samples_per_s_after": self.after_sps}
+                "samples_per_s_before": self.before_sps, "samples_per_s_after": self.after_sps,
+                "loader_setting": "bytes_factor" not in self.change}
 
 
-def candidates(found: Verdict, summary: RunSummary) -> list[tuple[dict[str, Any], bool]]:
-    """``(change, io_bound)`` pairs that address ``found`` (module docstring), in the order to try them."""
+def candidates(found: Verdict, summary: RunSummary, costs: Costs | None = None) -> list[tuple[dict[str, Any], str]]:
+    """``(change, note key)`` pairs the model weighs for ``found`` (module docstring), in order."""
     s, n = summary.settings, summary.num_workers
-    cores = cpu_count() or 2
-    if found.kind == WORKERS:
-        return [({"num_workers": min(cores, 2 * n)}, False)] if n < cores else [({"num_workers": 2 * n}, True)]
+    if found.kind in (NONE, SLOW_WORKER, STRAGGLER) or costs is None:
+        return []
+    out: list[tuple[dict[str, Any], str]] = []
+    if found.kind in (WORKERS, MAIN_PROCESS):
+        count, binds = keeps_up(costs, worker_limit(costs))
+        if count != n:
+            out.append(({"num_workers": count}, f"suggestion.note.workers_{binds}"))
     if found.kind == IPC:
-        measured = 1 if math.isnan(summary.batch_size) else max(1, round(summary.batch_size))
-        bs = int(s.get("batch_size") or measured)
-        return [({"batch_size": 4 * bs}, False), ({"num_workers": 0}, False)]
-    if found.kind == STARTUP:
-        out = [({"persistent_workers": True}, False)] if summary.epochs > 1 and not s.get("persistent_workers") else []
-        return out + [({"num_workers": 0}, False)]
-    if found.kind == STRAGGLER:
-        out = [({"in_order": False}, False)] if s.get("in_order", True) else []
-        return out + [({"prefetch_factor": 2 * int(s.get("prefetch_factor") or 2)}, False)]
-    if found.kind == MAIN_PROCESS:
-        return [({"num_workers": max(2, cores)}, False)]
+        bs = costs.batch_size
+        out += [({"batch_size": 2 * bs}, "suggestion.note.batch"), ({"batch_size": 4 * bs}, "suggestion.note.batch")]
+    if found.kind == STARTUP and summary.epochs > 1 and not s.get("persistent_workers"):
+        out.append(({"persistent_workers": True}, ""))
     if found.kind == PIN_MEMORY:
-        return [({"pin_memory": False}, False)]
-    return []
+        out += [({"pin_memory": False}, "suggestion.note.pageable"), ({"bytes_factor": FEWER_BYTES}, "")]
+    if n and found.kind == CONSUMER and n > 1:
+        out.append(({"num_workers": n - 1}, "suggestion.note.cores"))
+    if n:
+        out.append(({"num_workers": 0}, "suggestion.note.in_loop"))
+    return out
 
 
-def _rate(frame: pd.DataFrame) -> float:
-    return summarise(frame).samples_per_s
+def unmodelled(found: Verdict, summary: RunSummary) -> list[str]:
+    """The changes ``found`` points at that the model cannot weigh (it knows no sample order)."""
+    if found.kind not in (STRAGGLER, SLOW_WORKER):
+        return []
+    pf = int(summary.settings.get("prefetch_factor") or 2)
+    out = ["in_order=False"] if summary.settings.get("in_order", True) and found.kind == STRAGGLER else []
+    return out + [f"prefetch_factor={2 * pf}"]
+
+
+def _note_args(costs: Costs, change: dict) -> dict[str, Any]:
+    cores = int(costs.cores) if float(costs.cores).is_integer() else round(costs.cores, 1)
+    tensors = 0 if math.isnan(costs.tensors) else int(costs.tensors)
+    return {"cores": cores, "tensors": tensors, "workers": change.get("num_workers", costs.num_workers),
+            "step_ms": costs.step_s * 1e3, "pageable_gbps": ASSUMED["pageable_gbps"],
+            "shm_gbps": ASSUMED["shm_gbps"], "copy_gbps": ASSUMED["copy_gbps"]}
 
 
 def suggest(frame: pd.DataFrame, found: Verdict | None = None, summary: RunSummary | None = None, *,
-            max_samples: int | None = REPLAY_SAMPLES) -> list[Suggestion]:
-    """The replayed suggestions for the trace's verdict, best first (at most :data:`MAX_SUGGESTIONS`).
+            max_samples: int | None = None) -> list[Suggestion]:
+    """The predicted suggestions for the trace's verdict, best first (at most :data:`MAX_SUGGESTIONS`).
 
-    Empty when the verdict has no loader change (``consumer``, ``none``), when the trace cannot be
-    replayed (no per-sample fetch times), or when no change ran at least :data:`MIN_SPEEDUP` faster.
+    Empty when the verdict has no change the model covers, when the trace lacks per-batch costs, or when
+    no change is predicted at least :data:`MIN_SPEEDUP` faster. ``max_samples`` is accepted for callers
+    of the replayed suggestions and ignored (nothing is re-run).
     """
     summary = summarise(frame) if summary is None else summary
     found = find_verdict(frame, summary) if found is None else found
-    tries = candidates(found, summary)
-    if not tries or not replayable(frame):
+    costs = measured_costs(frame, summary)
+    if not usable(costs):
         return []
-    from .replay import replay  # here: it runs a loader, so it needs torch, which reading a trace does not
-
-    base: dict[bool, float] = {}
-    out = []
-    for change, io_bound in tries:
-        try:
-            if io_bound not in base:
-                base[io_bound] = _rate(replay(frame, max_samples=max_samples, io_bound=io_bound))
-            after = _rate(replay(frame, max_samples=max_samples, io_bound=io_bound, **change))
-        except (ValueError, TypeError, RuntimeError):  # a setting the replayed loader refuses: not a suggestion
+    costs = calibrated(costs)
+    before = summary.samples_per_s
+    out, seen = [], []
+    for change, note in candidates(found, summary, costs):
+        if change in seen:
             continue
-        before = base[io_bound]
-        speedup = after / before if before > 0 else math.nan
-        if speedup >= MIN_SPEEDUP:
-            out.append(Suggestion(change, speedup, before, after, io_bound))
+        seen.append(change)
+        gain = speedup(costs, change)
+        if found.kind == CONSUMER and batch_time(costs, recorded(costs)) < CONSUMER_MIN_STEADY * batch_time(
+                costs, changed(costs, change)):
+            continue  # the step is the slow part: a gain from start-ups alone fades as the job runs longer
+        if gain >= MIN_SPEEDUP:
+            notes = (note,) if note else ()
+            if not costs.num_workers and change.get("num_workers"):  # no worker here measured a move
+                notes += ("suggestion.note.assumed_move",)
+            out.append(Suggestion(change, gain, before, before * gain if not math.isnan(before) else math.nan,
+                                  notes=notes, note_args=_note_args(costs, change)))
     return sorted(out, key=lambda s: -s.speedup)[:MAX_SUGGESTIONS]
 
 
@@ -128,4 +157,6 @@ def why_none(found: Verdict, frame: pd.DataFrame) -> str:
     """The ``suggestion.why.*`` key of an empty suggestion list."""
     if found.kind in (CONSUMER, NONE):
         return f"suggestion.why.{found.kind}"
-    return "suggestion.why.no_replay" if not replayable(frame) else "suggestion.why.no_gain"
+    if found.kind in (STRAGGLER, SLOW_WORKER):
+        return f"suggestion.why.unmodelled_{found.kind}"
+    return "suggestion.why.no_replay" if not usable(measured_costs(frame)) else "suggestion.why.no_gain"

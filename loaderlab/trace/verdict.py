@@ -23,6 +23,7 @@ order, with the numbers that decided it kept as the verdict's evidence:
 9. ``ipc``: otherwise: the loop waited while the workers mostly idled, so the time went between them —
    moving each batch from a worker to the main process (tiny batches, many tensors per batch).
 
+The step time it quotes is a median without each epoch's first step (a first CUDA step drags a mean up).
 Knows nothing of words (:mod:`.finding_texts` words each kind: ``verdict.<key>``), plotly or streamlit.
 """
 
@@ -37,6 +38,7 @@ from ..engine.cores import cpu_count
 from . import finding_texts
 from .payload import size_text
 from .slow import sample_fetches, slow_workers, stragglers
+from .costs import step_medians
 from .summary import RunSummary, events, summarise
 from .tables import normal
 
@@ -86,7 +88,7 @@ def verdict(frame: Any, summary: RunSummary | None = None) -> Verdict:
     total = loop.first_wait_s + loop.wait_s + loop.consume_s
     batches = max(s.batches, 1)
     common = {"share": loop.share if not math.isnan(loop.share) else 0.0, "wait_s": loop.wait_s,
-              "step_ms": _ms(loop.consume_s / batches), "batches": s.batches, "wall_s": s.wall_s}
+              "step_ms": _ms(step_medians(frame)[0]), "batches": s.batches, "wall_s": s.wall_s}
     if s.batches < MIN_BATCHES or total <= 0:
         return Verdict(NONE, NONE, {"batches": s.batches, "min_batches": MIN_BATCHES, "wall_s": s.wall_s})
     started = s.stage("startup")  # the first waits, as far as worker start-up explains them

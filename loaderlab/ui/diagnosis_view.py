@@ -1,8 +1,9 @@
-"""The diagnosis box pages lead with: the bottleneck verdict, and on request the replayed suggestions.
+"""The diagnosis box pages lead with: the bottleneck verdict, and on request the predicted suggestions.
 
 Twin of nothing in torch. Wiring only: :func:`loaderlab.trace.verdict.verdict` and
 :func:`loaderlab.trace.suggestions.suggest` decide, their words come from the trace layer's texts; this
-module draws them with streamlit. Replaying takes seconds (it runs the loader again), so it waits for a click.
+module draws them with streamlit. The suggestions are the report's (a model of the trace's measured costs,
+no re-run), shown on a click to keep the box short.
 """
 
 from __future__ import annotations
@@ -24,6 +25,11 @@ def _verdict(trace_id: Hashable, _trace: Any) -> tuple[Verdict, bool]:
     return verdict(_trace), replayable(_trace)
 
 
+@st.cache_data(max_entries=16, show_spinner=False)
+def _suggestions(trace_id: Hashable, _trace: Any, _found: Verdict) -> list:
+    return suggest(_trace, _found)
+
+
 def show_diagnosis(trace: Any, key: str, trace_id: Hashable) -> None:
     """The verdict of ``trace`` (an events table or a run) and a button that replays its suggestions;
     ``key`` tells the pages' buttons apart, ``trace_id`` names the trace (its run settings, or an uploaded
@@ -31,11 +37,13 @@ def show_diagnosis(trace: Any, key: str, trace_id: Hashable) -> None:
     lang = language()
     found, can_replay = _verdict(trace_id, trace)
     (st.info if found.kind in (CONSUMER, NONE) else st.warning)(f"**{found.title(lang)}** · {found.text(lang)}")
-    if found.kind in (CONSUMER, NONE) or not can_replay:
+    if found.kind == NONE or not can_replay:
         return
+    if found.kind == CONSUMER and not _suggestions(trace_id, trace, found):
+        return  # the step is the slow part and no change shortens it: no button that can only say so
     if st.button(t("diagnosis.replay"), key=f"diagnosis_replay_{key}", help=t("diagnosis.replay.help")):
         with st.spinner(t("diagnosis.replaying")):
-            found_suggestions = suggest(trace, found)
+            found_suggestions = _suggestions(trace_id, trace, found)
         if not found_suggestions:
             st.caption(t("suggestion.none", why=t(why_none(found, trace))))
             return

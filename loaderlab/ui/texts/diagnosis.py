@@ -8,21 +8,23 @@ from __future__ import annotations
 
 TEXTS = {
     "diagnosis.replay": {
-        "en": "What would fix it? Replay this run with other settings",
-        "ko": "무엇이 해결할까? 다른 설정으로 이 실행을 재생하기",
+        "en": "What would fix it? Predict this run under other settings",
+        "ko": "무엇이 해결할까? 다른 설정에서 이 실행을 예측하기",
     },
     "diagnosis.replay.help": {
-        "en": "Re-runs this run's measured costs (each sample's fetch time, worker start-up, your step, what "
-            "each batch carries) with each setting that addresses the bottleneck: a few seconds.",
-        "ko": "이 실행에서 잰 비용(샘플마다 가져오는 시간, 워커 시작, 학습 단계, 배치가 담은 것)을 병목을 "
-            "해결하는 설정마다 다시 실행합니다: 몇 초 걸립니다.",
+        "en": "Models this run's measured costs (fetching, collating, moving each batch by its bytes, pinning, "
+            "your step, worker start-up) under each setting that addresses the bottleneck: the same claims as "
+            "`python -m loaderlab report`.",
+        "ko": "이 실행에서 잰 비용(가져오기, 합치기, 바이트에 따른 배치 이동, 메모리 고정, 학습 단계, 워커 "
+            "시작)을 병목을 해결하는 설정마다 모델로 계산합니다: `python -m loaderlab report`와 같은 "
+            "예측입니다.",
     },
     "diagnosis.replaying": {
-        "en": "Replaying this run with each suggested setting…",
-        "ko": "제안된 설정마다 이 실행을 재생하는 중…",
+        "en": "Predicting this run under each suggested setting…",
+        "ko": "제안된 설정마다 이 실행을 예측하는 중…",
     },
     "diagnosis.suggestions": {
-        "en": "What to change (measured by replaying this run):",
-        "ko": "무엇을 바꿀까 (이 실행을 재생해서 측정):",
+        "en": "What to change (predicted from this run's measured costs):",
+        "ko": "무엇을 바꿀까 (이 실행에서 잰 비용으로 예측):",
     },
 }

@@ -1,0 +1,207 @@
+"""Diagnosis against reality on ordinary scripts: a stock ``torch.utils.data.DataLoader`` per case, recorded
+once with ``loaderlab.record``; the report's verdict and each suggestion's claimed speed-up, beside the real
+speed-up of re-running the plain torch loop (no tracing) with that change.
+
+Run: ``python benchmarks/stock_diagnosis.py`` (``--rounds N``: real re-runs per change, the unchanged and the
+changed loop taken in turn so that both see the same load, medians counted; ``--cases``: only those;
+``--json FILE``: the rows as JSON). One row per (case, suggestion): verdict, change, claimed ×, real ×, and the
+gap (claimed / real - 1). A case that gets no suggestion prints one row saying so; the model-bound case must.
+
+The cases are the traps the report must not fall into (issue 26): tensors held in memory and moved through
+workers, CPU-heavy samples with too few workers, latency-bound samples, slow worker start-up with short
+epochs, dict samples with a padding collate, a model-bound loop, and big batches.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+import warnings
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+
+import torch  # noqa: E402
+from torch.nn.utils.rnn import pad_sequence  # noqa: E402
+from torch.utils.data import DataLoader, Dataset, TensorDataset  # noqa: E402
+
+import loaderlab  # noqa: E402
+from loaderlab.trace.suggestions import suggest  # noqa: E402
+from loaderlab.trace.summary import summarise  # noqa: E402
+from loaderlab.trace.verdict import verdict  # noqa: E402
+
+
+class CpuHeavy(Dataset):
+    """Each sample computes for about ``ms`` milliseconds (a decode, an augmentation)."""
+
+    def __init__(self, n: int, ms: float) -> None:
+        self.n, self.ms = n, ms
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, i: int):
+        end = time.perf_counter() + self.ms / 1e3
+        x = torch.zeros(64)
+        while time.perf_counter() < end:  # busy: it holds a core, as decoding does
+            x += 1
+        return x, i % 10
+
+
+class Waiting(Dataset):
+    """Each sample waits ``ms`` milliseconds (a read from disk or network) and computes nothing."""
+
+    def __init__(self, n: int, ms: float) -> None:
+        self.n, self.ms = n, ms
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, i: int):
+        time.sleep(self.ms / 1e3)
+        return torch.full((64,), float(i)), i % 10
+
+
+class Tokens(Dataset):
+    """Dict samples of ragged token ids, as HF datasets shape text."""
+
+    def __init__(self, n: int) -> None:
+        g = torch.Generator().manual_seed(0)
+        self.lengths = torch.randint(20, 200, (n,), generator=g).tolist()
+
+    def __len__(self) -> int:
+        return len(self.lengths)
+
+    def __getitem__(self, i: int):
+        return {"input_ids": torch.arange(self.lengths[i]) % 30_000, "label": i % 2}
+
+
+def pad_collate(samples):
+    return {"input_ids": pad_sequence([s["input_ids"] for s in samples], batch_first=True),
+            "label": torch.tensor([s["label"] for s in samples])}
+
+
+def slow_init(worker_id: int) -> None:
+    time.sleep(0.3)  # opening a database, loading a tokenizer
+
+
+def in_memory(n: int, floats: int) -> TensorDataset:
+    g = torch.Generator().manual_seed(0)
+    return TensorDataset(torch.randn(n, floats, generator=g), torch.randint(0, 10, (n,), generator=g))
+
+
+def compute(ms: float) -> Callable[[Any], None]:
+    """A training step that computes for ``ms`` milliseconds on the CPU (this machine has no GPU)."""
+    def step(batch) -> None:
+        end = time.perf_counter() + ms / 1e3
+        x = torch.zeros(64)
+        while time.perf_counter() < end:
+            x += 1
+    return step
+
+
+def on_gpu(ms: float) -> Callable[[Any], None]:
+    """A training step whose ``ms`` milliseconds run on an accelerator: the loop waits, no core is held."""
+    def step(batch) -> None:
+        time.sleep(ms / 1e3)
+    return step
+
+
+@dataclass
+class Case:
+    dataset: Callable[[], Any]
+    settings: dict
+    step_ms: float
+    epochs: int = 2
+    step: Callable[[float], Callable[[Any], None]] = compute
+    expect_none: bool = False  # the model-bound case: no suggestion is the right answer
+    extra: dict = field(default_factory=dict)
+
+
+CASES = {
+    "in-memory tensors": Case(lambda: in_memory(512, 150_000), dict(batch_size=32, num_workers=2), 1.0),
+    "cpu-heavy, few workers": Case(lambda: CpuHeavy(256, 3.0), dict(batch_size=16, num_workers=1), 1.0),
+    "latency-bound": Case(lambda: Waiting(512, 2.0), dict(batch_size=16, num_workers=2), 1.0),
+    "slow start-up": Case(lambda: CpuHeavy(64, 0.1), dict(batch_size=16, num_workers=2, worker_init_fn=slow_init),
+                          0.5, epochs=4),
+    "dict + padding": Case(lambda: Tokens(1024), dict(batch_size=32, num_workers=2, collate_fn=pad_collate), 3.0),
+    "model-bound": Case(lambda: CpuHeavy(1024, 0.05), dict(batch_size=16, num_workers=2, persistent_workers=True),
+                        20.0, expect_none=True, step=on_gpu),
+    "big batches": Case(lambda: in_memory(512, 150_000), dict(batch_size=128, num_workers=2), 2.0),
+}
+
+
+def loader(case: Case, dataset, **change) -> DataLoader:
+    settings = {**case.settings, **change}
+    if not settings.get("num_workers"):
+        for key in ("prefetch_factor", "persistent_workers", "worker_init_fn"):
+            settings.pop(key, None)
+    return DataLoader(dataset, **settings)
+
+
+def real_rate(case: Case, dataset, **change) -> float:
+    """Samples per second of the plain torch loop, ``case.epochs`` epochs, no tracing."""
+    step = case.step(case.step_ms)
+    made = loader(case, dataset, **change)
+    samples = 0
+    started = time.perf_counter()
+    for _ in range(case.epochs):
+        for batch in made:
+            step(batch)
+            samples += len(batch["label"] if isinstance(batch, dict) else batch[-1])
+    return samples / (time.perf_counter() - started)
+
+
+def run_case(name: str, case: Case, rounds: int) -> list[dict]:
+    dataset = case.dataset()
+    frame = loaderlab.record(loader(case, dataset), epochs=case.epochs, consumer=case.step(case.step_ms))
+    found = verdict(frame)
+    started = time.perf_counter()
+    suggestions = suggest(frame)
+    took = time.perf_counter() - started
+    rows = []
+    if not suggestions:
+        rows.append({"case": name, "verdict": found.kind, "change": "-", "claimed": None, "real": None,
+                     "ok": case.expect_none, "suggest_s": took})
+    for s in suggestions:
+        base, changed = [], []
+        for _ in range(rounds):
+            base.append(real_rate(case, dataset))
+            changed.append(real_rate(case, dataset, **s.change))
+        real = statistics.median(changed) / statistics.median(base)
+        ok = not case.expect_none and real >= 1.0 and abs(s.speedup / real - 1) <= 0.25
+        rows.append({"case": name, "verdict": found.kind, "change": s.change_text(), "claimed": s.speedup,
+                     "real": real, "ok": ok, "suggest_s": took})
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--cases", nargs="*", choices=list(CASES), default=list(CASES))
+    parser.add_argument("--json", help="write the rows to this file")
+    args = parser.parse_args(argv)
+    warnings.simplefilter("ignore")  # torch's worker-count warning on 2 cores, once per loader
+    rows = []
+    print(f"{'case':24} {'verdict':12} {'change':28} {'claimed':>8} {'real':>6} {'gap':>6}  ok  suggest")
+    for name in args.cases:
+        for row in run_case(name, CASES[name], args.rounds):
+            rows.append(row)
+            gap = "" if row["claimed"] is None else f"{row['claimed'] / row['real'] - 1:+.0%}"
+            claimed = "" if row["claimed"] is None else f"{row['claimed']:.2f}x"
+            real = "" if row["real"] is None else f"{row['real']:.2f}x"
+            print(f"{name:24} {row['verdict']:12} {row['change']:28} {claimed:>8} {real:>6} {gap:>6}  "
+                  f"{'yes' if row['ok'] else 'NO':3} {row['suggest_s']:.2f} s", flush=True)
+    if args.json:
+        with open(args.json, "w") as out:
+            json.dump(rows, out, indent=1)
+    return 0 if all(r["ok"] for r in rows) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

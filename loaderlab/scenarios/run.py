@@ -98,7 +98,8 @@ PRESETS: dict[str, dict[str, Any]] = {
     "prefetch starved": dict(num_workers=1, prefetch_factor=1, cost_ms=2.0, consumer_ms=0.0, n_samples=400),
     "95/5 imbalance": dict(imbalance=0.95, shuffle=True, n_samples=1000, cost_ms=0.5),
     "unsharded IterableDataset": dict(kind="iterable_unsharded", num_workers=2, n_samples=200, cost_ms=0.5),
-    "padding waste": dict(source="stdlib_docstrings", collate="pad", shuffle=True, batch_size=8, cost_ms=0.2),
+    "padding waste": dict(source="stdlib_docstrings", collate="pad", shuffle=True, batch_size=8, cost_ms=0.2,
+                          consumer_ms=5.0),
 }
 
 

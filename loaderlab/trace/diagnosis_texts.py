@@ -98,6 +98,15 @@ TEXTS = {
             "기다렸습니다(배치당 {wait_ms:.2f} ms). 로더가 따라오고 있으므로 로더 설정을 바꿔도 이 실행은 "
             "빨라지지 않습니다.",
     },
+    "verdict.consumer_shared": {
+        "en": "Your training step is the slow part: it took {step_ms:.2f} ms per batch (median) and the loop waited "
+            "only {share:.0%} of its time ({wait_ms:.2f} ms per batch). The loader keeps up, but its {workers} "
+            "workers and their hand-overs take time your step needs on this machine's {cores} cores, so fewer "
+            "workers make each batch faster.",
+        "ko": "학습 단계가 느린 부분입니다: 배치당 중앙값 {step_ms:.2f} ms 걸렸고 학습 루프는 시간의 {share:.0%}만 "
+            "기다렸습니다(배치당 {wait_ms:.2f} ms). 로더는 따라오지만, 워커 {workers}개와 그 배치 전달이 이 컴퓨터의 "
+            "코어 {cores}개에서 학습 단계에 필요한 시간을 빼앗으므로 워커를 줄이면 배치마다 빨라집니다.",
+    },
     "verdict.main_process": {
         "en": "Loading inside the loop is the slow part: with num_workers=0 the loop spent {share:.0%} of its "
             "time fetching and collating ({work_ms:.2f} ms per batch, against {step_ms:.2f} ms of your step, median). "

@@ -29,17 +29,13 @@ import pandas as pd
 
 from . import finding_texts
 from .costs import ASSUMED, Costs, measured_costs, usable
-from .predict import batch_time, calibrated, changed, keeps_up, recorded, speedup, worker_limit
+from .predict import calibrated, keeps_up, shortens_steady, speedup, worker_limit
 from .summary import RunSummary, events, summarise
 from .verdict import (CONSUMER, IPC, MAIN_PROCESS, NONE, PIN_MEMORY, SLOW_WORKER, STARTUP, STRAGGLER, WORKERS,
                       Verdict, verdict as find_verdict)
 
 MAX_SUGGESTIONS = 2
 MIN_SPEEDUP = 1.05  # below it the model's own error (a few %) could turn the gain into a loss
-# With a `consumer` verdict the step is the slow part and a change must shorten the steady time per batch by
-# this much: what the model cannot explain in the recorded loop counts as hand-over, which a step-bound loop
-# with a GPU-like 20 ms step turned into a 1.06x claim for num_workers=0 (real 1.02-1.03x, run to run).
-CONSUMER_MIN_STEADY = 1.10
 REPLAY_SAMPLES = 2000  # for callers that check a suggestion by replaying it (benchmarks/diagnosis.py)
 FEWER_BYTES = 0.25  # float32 → uint8 samples, normalised on the GPU
 
@@ -135,9 +131,8 @@ def suggest(frame: pd.DataFrame, found: Verdict | None = None, summary: RunSumma
             continue
         seen.append(change)
         gain = speedup(costs, change)
-        if found.kind == CONSUMER and batch_time(costs, recorded(costs)) < CONSUMER_MIN_STEADY * batch_time(
-                costs, changed(costs, change)):
-            continue  # the step is the slow part: a gain from start-ups alone fades as the job runs longer
+        if found.kind == CONSUMER and not shortens_steady(costs, change):
+            continue
         if gain >= MIN_SPEEDUP:
             notes = (note,) if note else ()
             if not costs.num_workers and change.get("num_workers"):  # no worker here measured a move

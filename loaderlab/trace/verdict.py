@@ -9,7 +9,9 @@ order, with the numbers that decided it kept as the verdict's evidence:
    most the epochs × the 90th-percentile start-up), are at least :data:`STARTUP_SHARE` of the loop's time
    (those waits + the later waits + the loop body).
 3. ``consumer``: the loop waited at most :data:`LOADER_BOUND_SHARE` of its time (the one wait share,
-   :func:`~loaderlab.trace.analysis.loop_wait`): the step is the slow part; the loader keeps up.
+   :func:`~loaderlab.trace.analysis.loop_wait`): the step is the slow part; the loader keeps up. Worded
+   ``consumer_shared`` where the cost model (:mod:`.predict`) says the workers and their hand-overs still
+   take time the step needs (``num_workers=0`` shortens each batch).
 4. ``main_process``: ``num_workers=0`` and the loop mostly waited: fetching inside the loop dominates.
 5. ``pin_memory``: the pin thread was busy at least :data:`PIN_SHARE` of the loop's time.
 6. ``straggler``: slow samples (:func:`~loaderlab.trace.slow.stragglers`) cost at least
@@ -37,6 +39,8 @@ from typing import Any
 from ..engine.cores import cpu_count
 from . import finding_texts
 from .payload import size_text
+from .costs import measured_costs, usable
+from .predict import calibrated, shortens_steady
 from .slow import sample_fetches, slow_workers, stragglers
 from .costs import step_medians
 from .summary import RunSummary, events, summarise
@@ -81,6 +85,15 @@ def _ms(seconds: float) -> float:
     return seconds * 1e3 if not math.isnan(seconds) else math.nan
 
 
+def _workers_take_from_step(frame: Any, s: RunSummary) -> bool:
+    """Whether, with the step the slow part, dropping the workers would still shorten each batch: they and their
+    hand-overs take the cores or the main process's time the step needs (the cost model's steady state)."""
+    if not s.num_workers:
+        return False
+    c = measured_costs(frame, s)
+    return usable(c) and shortens_steady(calibrated(c), {"num_workers": 0})
+
+
 def verdict(frame: Any, summary: RunSummary | None = None) -> Verdict:
     """The run's :class:`Verdict` (see the module docstring for the order of the checks)."""
     s = summarise(frame) if summary is None else summary
@@ -98,7 +111,10 @@ def verdict(frame: Any, summary: RunSummary | None = None) -> Verdict:
                                           "first_share": loop.first_wait_s / total, "epochs": s.epochs,
                                           "startup_ms": _ms(started.p50_s)})
     if math.isnan(loop.share) or loop.share <= LOADER_BOUND_SHARE:
-        return Verdict(CONSUMER, CONSUMER, {**common, "wait_ms": _ms(loop.wait_s / batches)})
+        shared = _workers_take_from_step(frame, s)
+        return Verdict(CONSUMER, "consumer_shared" if shared else CONSUMER,
+                       {**common, "wait_ms": _ms(loop.wait_s / batches), "workers": s.num_workers,
+                        "cores": cpu_count() or 0})
     work_ms = _ms((s.stage("fetch").total_s + s.stage("collate").total_s) / batches)
     if not s.num_workers:
         return Verdict(MAIN_PROCESS, MAIN_PROCESS, {**common, "work_ms": work_ms})

@@ -26,7 +26,7 @@ LANDING = {  # setup: (verdict, the warning/error findings)
     "prefetch starved": ("workers", set()),
     "95/5 imbalance": ("workers", {"class_imbalance"}),
     "unsharded IterableDataset": ("workers", {"iterable_duplicates"}),
-    "padding waste": ("ipc", {"padding_waste"}),
+    "padding waste": ("consumer", {"padding_waste"}),
 }
 
 

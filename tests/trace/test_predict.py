@@ -178,3 +178,37 @@ def test_a_model_bound_loop_gets_no_suggestion_from_start_ups_alone():
     frame = loaderlab.record(loader, epochs=2, consumer=_on_gpu)
     assert verdict(frame).kind == "consumer"
     assert suggest(frame) == []
+
+
+class _Tokens(torch.utils.data.Dataset):
+    """Dict samples of ragged token ids, as HF datasets shape text."""
+
+    def __len__(self) -> int:
+        return 1024
+
+    def __getitem__(self, i: int):
+        return {"input_ids": torch.arange(20 + (i * 37) % 180), "label": i % 2}
+
+
+def _pad(samples):
+    ids = torch.nn.utils.rnn.pad_sequence([s["input_ids"] for s in samples], batch_first=True)
+    return {"input_ids": ids, "label": torch.tensor([s["label"] for s in samples])}
+
+
+def _busy_step(batch) -> None:
+    end = time.perf_counter() + 0.003  # a 3 ms step on the CPU: it needs a core, as the workers do
+    x = torch.zeros(64)
+    while time.perf_counter() < end:
+        x += 1
+
+
+@pytest.mark.timing
+def test_a_step_the_workers_take_cores_from_is_said_so_and_gets_num_workers_0():
+    """The step is the slow part, yet the workers and their hand-overs take time it needs: the verdict says so
+    (not "loader settings will not make this run faster") and the suggestion is the one that gives it back."""
+    loader = torch.utils.data.DataLoader(_Tokens(), batch_size=32, num_workers=2, collate_fn=_pad)
+    frame = loaderlab.record(loader, epochs=2, consumer=_busy_step)
+    found = verdict(frame)
+    assert (found.kind, found.key) == ("consumer", "consumer_shared")
+    assert "fewer workers make each batch faster" in found.text("en")
+    assert [s.change for s in suggest(frame)][:1] == [{"num_workers": 0}]

@@ -36,34 +36,26 @@ from loaderlab.trace.summary import summarise  # noqa: E402
 from loaderlab.trace.verdict import verdict  # noqa: E402
 
 
-class CpuHeavy(Dataset):
-    """Each sample computes for about ``ms`` milliseconds (a decode, an augmentation)."""
-
-    def __init__(self, n: int, ms: float) -> None:
-        self.n, self.ms = n, ms
-
-    def __len__(self) -> int:
-        return self.n
-
-    def __getitem__(self, i: int):
-        end = time.perf_counter() + self.ms / 1e3
-        x = torch.zeros(64)
-        while time.perf_counter() < end:  # busy: it holds a core, as decoding does
-            x += 1
-        return x, i % 10
+def spin(ms: float) -> None:
+    """Compute for ``ms`` milliseconds: it holds a core, as decoding or a CPU training step does."""
+    end = time.perf_counter() + ms / 1e3
+    x = torch.zeros(64)
+    while time.perf_counter() < end:
+        x += 1
 
 
-class Waiting(Dataset):
-    """Each sample waits ``ms`` milliseconds (a read from disk or network) and computes nothing."""
+class Costly(Dataset):
+    """Each sample costs ``ms`` milliseconds: computing (``busy``: a decode, an augmentation) or waiting (a read
+    from disk or network, which holds no core)."""
 
-    def __init__(self, n: int, ms: float) -> None:
-        self.n, self.ms = n, ms
+    def __init__(self, n: int, ms: float, busy: bool = True) -> None:
+        self.n, self.ms, self.busy = n, ms, busy
 
     def __len__(self) -> int:
         return self.n
 
     def __getitem__(self, i: int):
-        time.sleep(self.ms / 1e3)
+        spin(self.ms) if self.busy else time.sleep(self.ms / 1e3)
         return torch.full((64,), float(i)), i % 10
 
 
@@ -98,10 +90,7 @@ def in_memory(n: int, floats: int) -> TensorDataset:
 def compute(ms: float) -> Callable[[Any], None]:
     """A training step that computes for ``ms`` milliseconds on the CPU (this machine has no GPU)."""
     def step(batch) -> None:
-        end = time.perf_counter() + ms / 1e3
-        x = torch.zeros(64)
-        while time.perf_counter() < end:
-            x += 1
+        spin(ms)
     return step
 
 
@@ -125,12 +114,12 @@ class Case:
 
 CASES = {
     "in-memory tensors": Case(lambda: in_memory(512, 150_000), dict(batch_size=32, num_workers=2), 1.0),
-    "cpu-heavy, few workers": Case(lambda: CpuHeavy(256, 3.0), dict(batch_size=16, num_workers=1), 1.0),
-    "latency-bound": Case(lambda: Waiting(512, 2.0), dict(batch_size=16, num_workers=2), 1.0),
-    "slow start-up": Case(lambda: CpuHeavy(64, 0.1), dict(batch_size=16, num_workers=2, worker_init_fn=slow_init),
+    "cpu-heavy, few workers": Case(lambda: Costly(256, 3.0), dict(batch_size=16, num_workers=1), 1.0),
+    "latency-bound": Case(lambda: Costly(512, 2.0, busy=False), dict(batch_size=16, num_workers=2), 1.0),
+    "slow start-up": Case(lambda: Costly(64, 0.1), dict(batch_size=16, num_workers=2, worker_init_fn=slow_init),
                           0.5, epochs=4),
     "dict + padding": Case(lambda: Tokens(1024), dict(batch_size=32, num_workers=2, collate_fn=pad_collate), 3.0),
-    "model-bound": Case(lambda: CpuHeavy(1024, 0.05), dict(batch_size=16, num_workers=2, persistent_workers=True),
+    "model-bound": Case(lambda: Costly(1024, 0.05), dict(batch_size=16, num_workers=2, persistent_workers=True),
                         20.0, expect_none=True, step=on_gpu),
     "big batches": Case(lambda: in_memory(512, 150_000), dict(batch_size=128, num_workers=2), 2.0),
 }

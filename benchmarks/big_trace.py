@@ -12,7 +12,7 @@ steadier number). ``cli_report`` / ``cli_export`` run ``python -m loaderlab repo
 in-process on the file (what a user runs): their time includes reading the file, as the command does;
 ``cli_export_epoch`` / ``cli_export_window`` export one epoch (``--epoch 1``) / a 2 s window (``--from 10 --to
 12``), which read only the rows the cut keeps.
-``save`` writes the trace an epoch at a time with :class:`~loaderlab.trace.columnar.TraceWriter`,
+``save`` writes the trace an epoch at a time with :class:`~loaderlab.trace.files.columnar.TraceWriter`,
 as a run would, and its time includes making those epochs. ``PAGE_RENDER`` is the hook for the dashboard's first-render timing (``None`` until it exists):
 a callable ``(frame) -> None`` run as one more step.
 """
@@ -39,7 +39,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from loaderlab.engine import events as ev  # noqa: E402
-from loaderlab.trace.frame import EVENT_COLUMNS  # noqa: E402
+from loaderlab.trace.core import EVENT_COLUMNS  # noqa: E402
 
 MAIN_PID = 1000
 
@@ -190,10 +190,10 @@ def peak_rss_mb() -> float:
 
 
 def _step(step: str, trace: str, work: str) -> dict:
-    from loaderlab.trace.io import load_trace, save_trace
+    from loaderlab.trace.files import load_trace, save_trace
 
     if step == "save":  # as a run writes it: one chunk (here an epoch) at a time; the time includes making them
-        from loaderlab.trace.columnar import TraceWriter
+        from loaderlab.trace.files import TraceWriter
         n_events, epochs = int(os.environ["BIG_TRACE_EVENTS"]), int(os.environ["BIG_TRACE_EPOCHS"])
         start, cpu, rows = time.perf_counter(), time.process_time(), 0
         meta = big_meta(n_events, epochs=epochs)
@@ -224,13 +224,13 @@ def _step(step: str, trace: str, work: str) -> dict:
         return {"s": loaded, "cpu_s": time.process_time() - cpu}
     start, cpu = time.perf_counter(), time.process_time()
     if step == "report":
-        from loaderlab.trace.report import report_text
+        from loaderlab.trace.diagnosis import report_text
         report_text(frame)
     elif step == "findings":
-        from loaderlab.trace.findings import all_findings
+        from loaderlab.trace.diagnosis import all_findings
         all_findings(frame)
     elif step == "export":
-        from loaderlab.trace.chrome import save_chrome_trace
+        from loaderlab.trace.export import save_chrome_trace
         save_chrome_trace(frame, os.path.join(work, "chrome.json"))
     elif step == "page" and PAGE_RENDER is not None:
         PAGE_RENDER(frame)

@@ -5,7 +5,7 @@ Run: ``python benchmarks/diagnosis.py`` (``--rounds N``: per suggestion, N round
 speed-up — the changed replay against an unchanged one, as ``suggest`` measures it — and one real re-run
 pair, taken in turn so that both see the same load; the medians count. ``--causes``: only those; ``--issue``
 adds the issue's measured case, a 200,000-sample epoch of 8-sample batches with 2 workers, which takes a
-minute or two). The planted workloads are ``tests/trace/planted.py``'s. Prints one row per (cause,
+minute or two). The planted workloads are ``tests/helpers/planted.py``'s. Prints one row per (cause,
 suggestion): verdict, replayed x, real x, and the gap (replayed / real - 1).
 
 ``--ablation`` instead replays ``num_workers=0`` for the IPC-bound and start-up causes twice on the *same*
@@ -25,11 +25,11 @@ import warnings
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from loaderlab.trace import replay as replay_module  # noqa: E402
-from loaderlab.trace.suggestions import REPLAY_SAMPLES, suggest  # noqa: E402
-from loaderlab.trace.summary import summarise  # noqa: E402
-from loaderlab.trace.verdict import verdict  # noqa: E402
-from tests.trace.planted import Tiny, record_cause  # noqa: E402
+from loaderlab.trace.rerun import in_worker, replay
+from loaderlab.trace.diagnosis import REPLAY_SAMPLES, suggest  # noqa: E402
+from loaderlab.trace.diagnosis import summarise  # noqa: E402
+from loaderlab.trace.diagnosis import verdict  # noqa: E402
+from tests.helpers.planted import Tiny, record_cause  # noqa: E402
 
 CAUSES = ("ipc", "ipc_torch", "workers", "main_process", "startup", "straggler", "consumer")
 
@@ -40,8 +40,8 @@ def speedups(frame, cause: str, suggestion, rounds: int, **base) -> tuple[float,
     replays, reals = [], []
     for _ in range(rounds):
         kwargs = dict(max_samples=REPLAY_SAMPLES, io_bound=suggestion.io_bound)
-        replays.append(rate(replay_module.replay(frame, **kwargs, **suggestion.change))
-                       / rate(replay_module.replay(frame, **kwargs)))
+        replays.append(rate(replay(frame, **kwargs, **suggestion.change))
+                       / rate(replay(frame, **kwargs)))
         reals.append(rate(record_cause(cause, **base, **suggestion.change)) / rate(record_cause(cause, **base)))
     return statistics.median(replays), statistics.median(reals)
 
@@ -53,11 +53,11 @@ def rate(frame) -> float:
 def _uncorrected(on: bool, kept={}) -> None:
     """Switch replay's measure of the stand-in's own costs in a worker (``replay_calibration.in_worker``)
     off (``on``: nothing is taken off the recorded costs) or back on."""
-    kept.setdefault("in_worker", replay_module.in_worker)
+    kept.setdefault("in_worker", in_worker)
     if on:
-        replay_module.in_worker = lambda dataset, recorded, **shape: {"sample_s": 0.0, "collate_s": 0.0, "step_s": 0.0}
+        in_worker = lambda dataset, recorded, **shape: {"sample_s": 0.0, "collate_s": 0.0, "step_s": 0.0}
     else:
-        replay_module.in_worker = kept["in_worker"]
+        in_worker = kept["in_worker"]
 
 
 def ablation(rounds: int) -> None:
@@ -68,7 +68,7 @@ def ablation(rounds: int) -> None:
             frame = record_cause(cause)
             for mode in ("uncorrected", "corrected"):
                 _uncorrected(mode == "uncorrected")
-                found[mode].append(rate(replay_module.replay(frame, num_workers=0)) / rate(replay_module.replay(frame)))
+                found[mode].append(rate(replay(frame, num_workers=0)) / rate(replay(frame)))
             _uncorrected(False)
             found["real"].append(rate(record_cause(cause, num_workers=0)) / rate(frame))
         m = {k: statistics.median(v) for k, v in found.items()}

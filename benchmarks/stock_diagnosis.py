@@ -31,9 +31,9 @@ from torch.nn.utils.rnn import pad_sequence  # noqa: E402
 from torch.utils.data import DataLoader, Dataset, TensorDataset  # noqa: E402
 
 import loaderlab  # noqa: E402
-from loaderlab.trace.suggestions import suggest  # noqa: E402
-from loaderlab.trace.summary import summarise  # noqa: E402
-from loaderlab.trace.verdict import verdict  # noqa: E402
+from loaderlab.trace.diagnosis import suggest  # noqa: E402
+from loaderlab.trace.diagnosis import summarise  # noqa: E402
+from loaderlab.trace.diagnosis import verdict  # noqa: E402
 
 
 def spin(ms: float) -> None:

@@ -2,7 +2,7 @@
 
 Run: ``python benchmarks/trace_page_render.py`` (``--events 10000000``, the default; ``--repeat 3``;
 ``--source big_trace`` for benchmarks/big_trace.py's table). It builds a
-synthetic events table of that many rows with the real column set (:data:`loaderlab.trace.frame.EVENT_COLUMNS`;
+synthetic events table of that many rows with the real column set (:data:`loaderlab.trace.core.frame.EVENT_COLUMNS`;
 ``kind`` and ``queue`` categorical, as a columnar trace loads them), hands it to the page through Streamlit's
 AppTest, and prints the wall time of the first render (the whole script: overview bins, the window's spans and
 every figure) and the process's peak memory. :func:`page_render_seconds` (and :func:`first_render`, for
@@ -30,7 +30,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from loaderlab.engine import events as ev  # noqa: E402
-from loaderlab.trace.frame import EVENT_COLUMNS  # noqa: E402
+from loaderlab.trace.core import EVENT_COLUMNS  # noqa: E402
 
 MAIN_PID = 1000
 LAST_CPU_S = float("nan")  # CPU time of the last page_render_seconds

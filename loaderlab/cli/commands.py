@@ -1,7 +1,7 @@
 """What each command of ``python -m loaderlab`` does: record, report, export, replay.
 
-Twin of nothing in torch. Wires :func:`loaderlab.record` and :mod:`loaderlab.trace.io` /
-:mod:`loaderlab.trace.chrome` / :mod:`loaderlab.trace.replay` to a shell; knows nothing of argparse's
+Twin of nothing in torch. Wires :func:`loaderlab.record` and :mod:`loaderlab.trace.files.io` /
+:mod:`loaderlab.trace.export.chrome` / :mod:`loaderlab.trace.rerun.replayer` to a shell; knows nothing of argparse's
 grammar (:mod:`.parser`), plotly or streamlit. Every mistake a user can make is raised as a
 :class:`~.targets.UserError`, which :func:`loaderlab.cli.main` prints as one line.
 """
@@ -52,9 +52,9 @@ class _Progress:
 
 
 def cmd_record(args: argparse.Namespace) -> None:
-    from ..trace.io import save_trace
-    from ..trace.recorder import record
-    from ..trace.sample_guess import SampleGuess
+    from ..trace.files import save_trace
+    from ..trace.recording import record
+    from ..trace.recording import SampleGuess
 
     folder = os.path.dirname(os.path.abspath(args.output))
     if not os.path.isdir(folder):  # checked first: a long recording should not be lost to a typo
@@ -79,8 +79,8 @@ def cmd_record(args: argparse.Namespace) -> None:
 
 
 def _record_ranks(args: argparse.Namespace, factory: Callable[..., Any], name: str) -> None:
-    """``record --world-size N``: the ranks and their merge live in :mod:`loaderlab.trace.ranks`."""
-    from ..trace.io import save_trace
+    """``record --world-size N``: the ranks and their merge live in :mod:`loaderlab.trace.ranks.launch`."""
+    from ..trace.files import save_trace
     from ..trace.ranks import DistributedRunError, record_ranks
 
     try:
@@ -106,7 +106,7 @@ def _load(path: str, loader: str | None = None, *, compact: bool = False) -> Any
     """A trace file, a folder or glob of rank traces (``run`` under torchrun); ``loader``: keep that one.
     ``compact``: a single ``.lltrace`` file is read as the compact table (:func:`loaderlab.jobs.read.load_any`)."""
     from ..jobs.read import load_any, select_loader
-    from ..trace.io import TraceFileError
+    from ..trace.files import TraceFileError
 
     try:
         frame = load_any(path, compact=compact and COMPACT_LOAD)
@@ -129,11 +129,11 @@ def _write(save: Callable[[Any, str], None], frame: Any, path: str) -> None:
 
 
 def cmd_report(args: argparse.Namespace) -> None:
-    from ..trace.report import report_text
+    from ..trace.diagnosis import report_text
 
     from ..jobs.read import select_loader
 
-    from ..trace.shared import shared_tables
+    from ..trace.core import shared_tables
 
     replay = getattr(args, "replay", False)  # the suggestions (predicted: the compact table serves them too)
     frame = _load(args.trace, getattr(args, "loader", None), compact=True)
@@ -154,7 +154,7 @@ def cmd_report(args: argparse.Namespace) -> None:
 
 def _suggestions(frame: Any) -> list | None:
     """The predicted suggestions of a trace's verdict (None for a multi-rank trace: one verdict per rank)."""
-    from ..trace.suggestions import suggest
+    from ..trace.diagnosis import suggest
 
     return None if "rank" in getattr(frame, "columns", ()) else suggest(frame)
 
@@ -164,10 +164,10 @@ def _report_json(frame: Any, names: list, args: argparse.Namespace) -> None:
     import json
 
     from ..jobs.read import select_loader
-    from ..trace.diagnosis import diagnosis
+    from ..trace.diagnosis import diagnose
 
     def one(part: Any) -> dict:
-        return diagnosis(part, args.lang, replay=args.replay and "rank" not in getattr(part, "columns", ()))
+        return diagnose(part, args.lang, replay=args.replay and "rank" not in getattr(part, "columns", ()))
 
     doc = one(select_loader(frame, names[0]) if names else frame) if len(names) < 2 else \
         {"loaders": {name: one(select_loader(frame, name)) for name in names}}
@@ -175,7 +175,7 @@ def _report_json(frame: Any, names: list, args: argparse.Namespace) -> None:
 
 
 def cmd_export(args: argparse.Namespace) -> None:
-    from ..trace.chrome import save_chrome_trace
+    from ..trace.export import save_chrome_trace
 
     from ..jobs.read import select_loader
 
@@ -202,7 +202,7 @@ def _cut_export(args: argparse.Namespace) -> tuple[Any, dict] | None:
     """A cut of one ``.lltrace`` file, read without its whole table (a 10 M-event trace's table is 0.7 GB):
     (the rows the cut keeps, the cuts with the whole table's ``origin_ns``); None: load the whole table."""
     from ..jobs.read import load_cut, survey_for_cut
-    from ..trace.io import TraceFileError
+    from ..trace.files import TraceFileError
 
     picked = survey_for_cut(args.trace, getattr(args, "loader", None))
     if picked is None:
@@ -238,8 +238,8 @@ def _export_cuts(length: float, epochs: list[int], args: argparse.Namespace) -> 
 def _rate(frame: Any) -> tuple[float, str]:
     """(batches per second, the loop's wait as the report and the pages word it) of a trace, from its summary
     (the one definition of both: the report's, the pages', the verdict's)."""
-    from ..trace.analysis import SECONDS_SPEC
-    from ..trace.summary import summarise
+    from ..trace.tables import SECONDS_SPEC
+    from ..trace.diagnosis import summarise
 
     found = summarise(frame)
     rate = found.batches_per_s if found.batches_per_s == found.batches_per_s else 0.0
@@ -247,8 +247,8 @@ def _rate(frame: Any) -> tuple[float, str]:
 
 
 def cmd_replay(args: argparse.Namespace) -> None:
-    from ..trace.replay import model_note, replay
-    from ..trace.io import save_trace
+    from ..trace.rerun import model_note, replay
+    from ..trace.files import save_trace
 
     frame = _load(args.trace)
     changes = {name: value for name, value in (("num_workers", args.num_workers),
@@ -266,7 +266,7 @@ def cmd_replay(args: argparse.Namespace) -> None:
     print("changed: " + ", ".join(f"{k}={v}" for k, v in changes.items()))
     print(f"recorded: {rate_a:8.1f} batches/s, loop waited {wait_a}")
     print(f"replayed: {rate_b:8.1f} batches/s, loop waited {wait_b}  ({rate_b / rate_a if rate_a else float('nan'):.2f}x)")
-    from ..trace.result import as_run
+    from ..trace.core import as_run
 
     print(model_note(as_run(out).extra["replay_model"]))
 

@@ -96,7 +96,7 @@ def make_loader(factory: Callable[[], Any], name: str) -> Any:
         loader = factory()
     except Exception as exc:
         raise UserError(f"{name}() raised {exception_line(exc)}") from None
-    # a stock torch loader is recorded through a traced clone (see loaderlab.trace.torch_recorder)
+    # a stock torch loader is recorded through a traced clone (see loaderlab.trace.recording.torch_recorder)
     if isinstance(loader, (DataLoader, torch.utils.data.DataLoader)):
         return loader
     kind = ("" if type(loader).__module__ == "builtins" else type(loader).__module__ + ".") + type(loader).__qualname__

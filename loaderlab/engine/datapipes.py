@@ -16,8 +16,7 @@ from typing import Any, Callable
 
 import torch
 import torch.distributed as dist
-from torch.utils.data import IterDataPipe, MapDataPipe, get_worker_info
-from torch.utils.data import graph_settings
+from torch.utils.data import get_worker_info, graph_settings, IterDataPipe, MapDataPipe
 from torch.utils.data.datapipes.datapipe import (_IterDataPipeSerializationWrapper,
                                                  _MapDataPipeSerializationWrapper)
 

@@ -7,7 +7,7 @@ nested containers of them) to one int64 from its types, dtypes, shapes and bytes
 fingerprints, different samples almost surely different ones (a 64-bit digest).
 
 It is cheap on purpose, because it runs once per sample in the fetch path (:func:`.fetch.traced_fetch`, for
-the engine's IterableDataset replicas and for a stock loader's, :mod:`loaderlab.trace.torch_recorder`):
+the engine's IterableDataset replicas and for a stock loader's, :mod:`loaderlab.trace.recording.torch_recorder`):
 
 - an array of at most :data:`FULL_BYTES` is hashed whole;
 - a bigger one is hashed in part: :data:`CHUNKS` evenly spaced pieces of :data:`CHUNK_BYTES` (always its

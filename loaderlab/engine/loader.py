@@ -23,8 +23,7 @@ from typing import Any, Callable, Generic, Iterable, TypeVar
 import torch
 import torch.multiprocessing
 
-from . import datapipes
-from . import events as ev
+from . import datapipes, events as ev
 from .collate import default_collate, default_convert
 from .cores import cpu_count  # replay reads it here too (and tests patch it here)
 from .twinned import warn_if_other_torch

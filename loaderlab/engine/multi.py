@@ -32,16 +32,15 @@ from typing import Any
 import torch
 import torch.multiprocessing
 
-from . import datapipes
-from . import events as ev
+from . import datapipes, events as ev
 from .interrupt import POLL_S
-from .messages import Exhausted, Failure, Resume, ResumeAck, Result, Stop, Task
+from .messages import Exhausted, Failure, Result, Resume, ResumeAck, Stop, Task
 from .pin_memory import pin_memory_loop
-from .receive_errors import TOO_MANY_OPEN_FILES, WorkerDied, death_message, fds_nearly_exhausted
+from .receive_errors import death_message, fds_nearly_exhausted, TOO_MANY_OPEN_FILES, WorkerDied
 from .reorder import TaskBook
 from .shutdown import register_for_exit, shutdown_workers
 from .single import BaseIter
-from .worker import STACK_SIGNAL, WorkerSpec, worker_loop
+from .worker import STACK_SIGNAL, worker_loop, WorkerSpec
 
 CHECK_INTERVAL_S = 5.0  # torch's MP_STATUS_CHECK_INTERVAL: how long one wait lasts before re-checking
 
@@ -70,7 +69,7 @@ class MultiProcessIter(BaseIter):
         self._shutdown = False
         self._collector = None
         if self._event_queue is not None:
-            self._collector = threading.Thread(target=_collect_events, args=(self._event_queue, tracer),
+            self._collector = threading.Thread(target=collect_events, args=(self._event_queue, tracer),
                                                name="loaderlab_event_collector", daemon=True)
             self._collector.start()
         init_fn = loader.worker_init_fn
@@ -295,7 +294,7 @@ class MultiProcessIter(BaseIter):
         shutdown_workers(self)
 
 
-def _collect_events(event_queue, tracer: ev.Tracer) -> None:
+def collect_events(event_queue, tracer: ev.Tracer) -> None:
     """Move worker event lists into the main tracer until a ``Stop`` arrives."""
     while True:
         try:

@@ -6,7 +6,7 @@ an ``array("q")`` in one call, and a batch's sample fetches arrive once per batc
 ``(index, t0, t1)`` triples (:func:`loaderlab.engine.fetch.traced_fetch`) plus one header. The few values
 that are not small integers (a label, free-text detail, a batch's indices, an unknown queue name) go into a
 dict keyed by a counter, referenced from the record. Nothing is built until someone reads: the trace layer
-(:func:`loaderlab.trace.frame.tracer_frame`) turns the arrays into a table with numpy at the end of a run.
+(:func:`loaderlab.trace.core.frame.tracer_frame`) turns the arrays into a table with numpy at the end of a run.
 
 Appending one record is a single C call, which holds the GIL, so threads (the pin thread, the memory
 sampler, the event collector, a signal handler) may emit at once without a lock; an object is stored
@@ -67,7 +67,7 @@ class Chunk(NamedTuple):
         return chunk_events(self)
 
 
-def _as_int(value: Any) -> int:
+def as_int(value: Any) -> int:
     try:
         value = value.__index__()
     except (AttributeError, TypeError):
@@ -101,7 +101,7 @@ class RecordTracer(ev.Tracer):
     def emit_at(self, kind: str, t_ns: int, pid: int, worker: int, epoch: int, **fields: Any) -> None:
         """Record an event that happened at ``t_ns`` (``time.monotonic_ns``), said by process ``pid``: a moment
         measured before there was a tracer to emit it (a stock worker's own start, see
-        :mod:`loaderlab.trace.stock_worker`)."""
+        :mod:`loaderlab.trace.recording.stock_worker`)."""
         self._record(kind, t_ns, pid, worker, epoch, ev.NO_BATCH, ev.NO_BATCH, fields)
 
     def _record(self, kind: str, t_ns: int, pid: int, worker: int, epoch: int, batch: int, index: int,
@@ -114,13 +114,13 @@ class RecordTracer(ev.Tracer):
         if label is not None or detail or indices is not None or q is None:
             ref = next(self._ids)
             self.objs[ref] = (label, detail, indices, None if q is not None else queue)
-        record = (CODE[kind], t_ns, pid, worker, epoch, batch, _as_int(index), -1 if q is None else q,
+        record = (CODE[kind], t_ns, pid, worker, epoch, batch, as_int(index), -1 if q is None else q,
                   get("nbytes", 0), get("length", -1), get("arg0", -1), get("arg1", -1), get("arg2", -1),
                   get("arg3", -1), ref)
         try:
             packed = _PACK(*record)  # packed first: a bad value must not leave half a record
         except (struct.error, TypeError, OverflowError):
-            packed = _PACK(*(_as_int(v) for v in record))
+            packed = _PACK(*(as_int(v) for v in record))
         self._append(packed)
 
     def emit_fetches(self, worker: int, epoch: int, batch: int, spans: list, labels: list | None = None,
@@ -133,14 +133,14 @@ class RecordTracer(ev.Tracer):
         try:
             flat = array("q", spans)
         except (TypeError, OverflowError):  # an index that is not an int (a str key…): -1, as a sample without one
-            flat = array("q", [_as_int(v) for v in spans])
+            flat = array("q", [as_int(v) for v in spans])
         n = len(flat) // 3
         ref = NO_REF
         if labels is not None or failed or fingerprints:
             ref = next(self._ids)
             self.objs[ref] = (labels, lengths, failed) if not fingerprints else (labels, lengths, failed, fingerprints)
         self.samples.extend(flat)  # samples before the header that counts them: a reader never sees too few
-        self.heads.frombytes(_PACK_HEAD(self._pid, _as_int(worker), _as_int(epoch), _as_int(batch), n, ref))
+        self.heads.frombytes(_PACK_HEAD(self._pid, as_int(worker), as_int(epoch), as_int(batch), n, ref))
 
     def emit_records(self, records: Any) -> None:
         """A worker's chunk (or a list of Events / FetchSpans from an older sender)."""
@@ -167,7 +167,7 @@ class RecordTracer(ev.Tracer):
                 elif any(x is not None for x in labels) or failed or any(x != -1 for x in lengths):
                     ref = next(self._ids)
                     self.objs[ref] = (labels, lengths, failed)
-                self.samples.extend(array("q", [_as_int(v) for v in spans]))
+                self.samples.extend(array("q", [as_int(v) for v in spans]))
                 self.heads.extend((r.pid, r.worker, r.epoch, r.batch, len(r.spans), ref))
 
     def parts(self) -> list[Chunk]:

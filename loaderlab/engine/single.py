@@ -14,10 +14,9 @@ from typing import Any
 
 import torch
 
-from . import datapipes
-from . import events as ev
+from . import datapipes, events as ev
 from .fetch import make_fetcher
-from .pin_memory import SKIPPED, accelerator_type, pin_memory
+from .pin_memory import accelerator_type, pin_memory, SKIPPED
 from .tree import tree_nbytes
 
 
@@ -124,7 +123,7 @@ class BaseIter:
     def __len__(self) -> int:
         return len(self._index_sampler)
 
-    # --- what a recorder asks of an iterator (loaderlab.trace.session); torch's iterators have none of it ---
+    # --- what a recorder asks of an iterator (loaderlab.trace.recording.session); torch's iterators have none of it ---
 
     def end_consumer_span(self) -> None:
         """Close the loop-body span of the last batch handed out, if open: ``next()`` closes it, and a

@@ -28,13 +28,12 @@ import torch.utils.data._utils.worker as torch_worker
 from torch._utils import ExceptionWrapper
 from torch.utils.data import IterDataPipe
 
-from . import datapipes
-from . import events as ev
+from . import datapipes, events as ev
 from .fetch import make_fetcher
-from .messages import Exhausted, Failure, Resume, ResumeAck, Result, Stop, Task
-from .records import CODE, HEAD_STRIDE, NO_REF, STRIDE, Chunk, RecordTracer, _as_int
+from .messages import Exhausted, Failure, Result, Resume, ResumeAck, Stop, Task
+from .records import as_int, Chunk, CODE, HEAD_STRIDE, NO_REF, RecordTracer, STRIDE
 from .tree import tree_nbytes
-from .watchdog import WATCHDOG_INTERVAL_S, ParentWatchdog, exit_when_orphaned
+from .watchdog import exit_when_orphaned, ParentWatchdog, WATCHDOG_INTERVAL_S
 
 FLUSH_INTERVAL_S = 0.02  # how stale a worker's unsent events may get (a stuck fetch shows within this)
 STACK_SIGNAL = signal.SIGUSR1  # ask a worker for its current Python stack
@@ -176,7 +175,7 @@ class WorkerTracer(RecordTracer):
             return None
         self._reported_inflight, self._reported_at = inflight, n
         try:
-            index, t0, done = _as_int(spans[n - 2]), spans[n - 1], array("q", spans[:n - 2])
+            index, t0, done = as_int(spans[n - 2]), spans[n - 1], array("q", spans[:n - 2])
         except (TypeError, OverflowError, IndexError):  # an index that is not an int: report nothing early
             return None
         # The batch's finished samples too (with their labels): if the worker dies now, they are not lost.

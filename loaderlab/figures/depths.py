@@ -1,7 +1,7 @@
 """Queue depths over time: one small step chart per queue of torch's design, sharing the time axis.
 
 Twin of nothing in torch (it keeps no such counts). Input: the table of
-``loaderlab.trace.utilisation.queue_depths`` (``t_s, queue, depth``: the depth holds from ``t_s`` until
+``loaderlab.trace.tables.utilisation.queue_depths`` (``t_s, queue, depth``: the depth holds from ``t_s`` until
 the queue's next row). Output: a plotly Figure. Pure: knows nothing of streamlit or of how the trace was
 made; every word shown is an argument.
 """

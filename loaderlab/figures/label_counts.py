@@ -1,7 +1,7 @@
 """Label counts per epoch: how many samples of each label the loop received, one bar group per label.
 
 Twin of nothing in torch (it never looks at what it loads). Input: ``per_epoch`` of
-``loaderlab.trace.audits.label_audit`` (``epoch, label, count, share``). Output: a plotly Figure. Pure:
+``loaderlab.trace.tables.audits.label_audit`` (``epoch, label, count, share``). Output: a plotly Figure. Pure:
 knows nothing of streamlit; every word shown is an argument.
 """
 

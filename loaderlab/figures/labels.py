@@ -1,7 +1,7 @@
 """What a sampler fed the loop, class by class: labels per batch (animated), per-epoch shares, coverage.
 
 Twin of nothing in torch (a sampler never reports what it drew). Inputs are the tables of
-:func:`loaderlab.trace.audits.label_audit` — ``per_batch`` (epoch, batch, label, count), ``per_epoch``
+:func:`loaderlab.trace.tables.audits.label_audit` — ``per_batch`` (epoch, batch, label, count), ``per_epoch``
 (epoch, label, count, share, intended_share) and ``coverage`` (epoch, drawn, distinct, …) — one per run,
 in a dict ``{run name: table}``, so several samplers sit side by side. Output: plotly Figures. Pure: knows
 pandas and plotly, nothing of streamlit or of how the runs were made; every word shown is an argument.

@@ -1,6 +1,6 @@
 """Worker memory over a run: each worker's resident (RSS) and private (USS) memory, and /dev/shm in use.
 
-Twin of nothing in torch. Input: ``loaderlab.trace.memory.memory_table`` (``t_s, worker, pid, rss_bytes,
+Twin of nothing in torch. Input: ``loaderlab.trace.tables.memory.memory_table`` (``t_s, worker, pid, rss_bytes,
 uss_bytes, shm_used_bytes, shm_total_bytes``). Output: a plotly Figure in MB — per worker a solid RSS
 line and a dotted USS line (copy-on-access shows as USS climbing towards RSS), and a grey /dev/shm line.
 Pure: every word shown is an argument; knows nothing of streamlit.

@@ -2,7 +2,7 @@
 band (lowest to highest in a time bin) around its time-weighted mean, and label shares per batch window as
 stacked areas, all on one time axis; optionally the window the detailed views show, shaded.
 
-Twin of nothing in torch. Input: the finished tables of :mod:`loaderlab.trace.bins` (``worker_busy_bins``,
+Twin of nothing in torch. Input: the finished tables of :mod:`loaderlab.trace.tables.bins` (``worker_busy_bins``,
 ``queue_depth_bins``, ``label_share_bins``). Output: a plotly Figure whose size depends on the number of bins,
 workers, queues and labels, never on the number of events. It computes nothing but the shares of labels
 folded into "other". Pure: knows nothing of streamlit or of how the run was made; every word shown is an

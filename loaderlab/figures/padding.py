@@ -1,8 +1,8 @@
 """What padding costs: the batch × position grid of a padded batch, and the padding fraction per batch.
 
 Twin of nothing in torch (``pad_sequence`` returns the padded tensor and says nothing about the cells it
-filled). Inputs: the per-sample table of :func:`loaderlab.trace.audits.samples` (``epoch, batch, index,
-length``) and the per-batch table of :func:`loaderlab.trace.audits.padding_audit`, one per run in a dict
+filled). Inputs: the per-sample table of :func:`loaderlab.trace.tables.audits.samples` (``epoch, batch, index,
+length``) and the per-batch table of :func:`loaderlab.trace.tables.audits.padding_audit`, one per run in a dict
 ``{run name: table}`` where runs sit side by side. Output: plotly Figures. Pure: knows pandas and plotly,
 nothing of streamlit or of how the runs were made; every word shown is an argument.
 

@@ -1,8 +1,8 @@
 """Which sample went to which rank: the partition of every epoch (animated), per-rank labels, per-rank timelines.
 
-Twin of nothing in torch. Inputs are the tables of :mod:`loaderlab.trace.distributed` — ``assignments``
+Twin of nothing in torch. Inputs are the tables of :mod:`loaderlab.trace.ranks.analysis` — ``assignments``
 (epoch, rank, position, index, label, padded), ``label_counts`` (epoch, rank, label, count, share) and
-``rank_spans`` (the spans of :func:`loaderlab.trace.analysis.spans` with a ``rank`` column). Output:
+``rank_spans`` (the spans of :func:`loaderlab.trace.tables.waits.stage_spans` with a ``rank`` column). Output:
 plotly Figures. Pure: knows pandas and plotly, nothing of streamlit or of how the ranks ran; every word
 shown is an argument.
 """

@@ -2,8 +2,8 @@
 
 Twin of nothing in torch (torch keeps no record of what sits in its queues; its ``dataloader.py`` only
 draws them in a comment). Input: finished tables of the trace layer — the snapshots of
-:func:`loaderlab.trace.stays.queue_snapshots` (which batch sits where at each sampled moment) and the depth
-table of :func:`loaderlab.trace.stays.queue_depths`, both counted from the same queue stays. Output: two
+:func:`loaderlab.trace.tables.stays.queue_snapshots` (which batch sits where at each sampled moment) and the depth
+table of :func:`loaderlab.trace.tables.stays.queue_depths`, both counted from the same queue stays. Output: two
 plotly figures; nothing here computes a stay or a depth. Pure: knows pandas and plotly; knows nothing of
 streamlit, of how the run was made, or of any language (every word is passed in).
 """
@@ -16,7 +16,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ..trace.stays import Snapshots
+from ..trace.tables import Snapshots
 from .style import STEP, play_pause, slider_beside
 
 # Batches are coloured by the worker that made them; not the stage colours, which mean "what", not "who".

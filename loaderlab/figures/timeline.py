@@ -1,9 +1,9 @@
 """The per-process timeline (a Gantt chart): one lane per process (and one for the pin thread), one bar per span.
 
-Twin of nothing in torch. Input: the finished table of ``loaderlab.trace.timeline.timeline_spans`` (columns
+Twin of nothing in torch. Input: the finished table of ``loaderlab.trace.tables.timeline.timeline_spans`` (columns
 ``worker``, ``stage``, ``start_s``, ``end_s``, ``batch``, ``index``; ``track`` if present names the lane;
 idle already split into ``idle`` and ``idle_capped``; a ``mark`` column, if present, orders the spans a
-finding blames), or plain ``loaderlab.trace.analysis.spans``. Output: a plotly Figure with one bar trace
+finding blames), or plain ``loaderlab.trace.tables.waits.stage_spans``. Output: a plotly Figure with one bar trace
 per stage, so the legend toggles stages, and an outline over the marked spans. It computes nothing: every
 number drawn is the table's. Pure: knows nothing of streamlit or of how the run was made; every word shown
 is an argument.
@@ -14,7 +14,7 @@ from __future__ import annotations
 import pandas as pd
 import plotly.graph_objects as go
 
-from ..trace.timeline import CAPPED_IDLE, MARK
+from ..trace.tables import CAPPED_IDLE, MARK
 from .style import STAGE_COLOURS, lane_name
 
 COLOURS = {**STAGE_COLOURS, CAPPED_IDLE: "#f4b6b6"}

@@ -2,8 +2,8 @@
 
 Twin of nothing in torch; it draws the data-flow diagram in the comment of torch's ``dataloader.py``
 (sampler → ``index_queue`` → workers → ``worker_result_queue`` → pin thread → your loop) with one
-batch's measured times on it. Input: a :class:`loaderlab.trace.journey.Journey` (where one batch was, and
-when, read from a run by :func:`loaderlab.trace.journey.batch_journey`). Output: :func:`journey_notes` (one
+batch's measured times on it. Input: a :class:`loaderlab.trace.tables.journey.Journey` (where one batch was, and
+when, read from a run by :func:`loaderlab.trace.tables.journey.batch_journey`). Output: :func:`journey_notes` (one
 short line per stage, from templates passed in) and :func:`tour_figure`. Pure: knows pandas and plotly;
 knows nothing of streamlit, of how the run was made, or of any language (every word is an argument).
 """
@@ -15,7 +15,7 @@ from itertools import pairwise
 
 import plotly.graph_objects as go
 
-from ..trace.journey import Journey  # the batch's path, read in the trace layer; this module draws it
+from ..trace.tables import Journey  # the batch's path, read in the trace layer; this module draws it
 from .style import BARE_TEMPLATE, BOX_FONT, LINE_SPACING, MIN_FIGURE_PX, STAGE_COLOURS, boxed_lines, text_px
 
 # The boxes, left to right; the two per-worker ones get one box per worker, stacked.

@@ -1,7 +1,7 @@
 """Following a job's trace while ``run`` still writes it: each look reads only the chunks added since the last.
 
 Twin of nothing in torch (``tail -f`` for a ``.lltrace``). A trace file is one Arrow IPC stream appended to
-as the job goes (:mod:`loaderlab.trace.columnar`); a :class:`FollowedFile` keeps the stream reader open
+as the job goes (:mod:`loaderlab.trace.files.columnar`); a :class:`FollowedFile` keeps the stream reader open
 between looks, over a view of the file that ends where the file ended when the look began. A message that is
 only half on disk (the writer is mid-flush) fails to read: the view goes back to the end of the last whole
 batch and the next look tries again, so nothing is read twice and nothing read is ever half a batch. The
@@ -22,9 +22,18 @@ from typing import Any
 import pandas as pd
 import pyarrow as pa
 
-from ..trace import columnar
-from ..trace.io import COLUMNAR_SUFFIX as EXTENSION
-from ..trace.io import TraceFileError
+from ..trace.files import (
+    BASE_KEY,
+    COLUMNAR_SUFFIX as EXTENSION,
+    COLUMNS_KEY,
+    decode_batches,
+    END_OF_STREAM,
+    is_columnar,
+    MAGIC,
+    MAGIC_PREFIX,
+    META_KEY,
+    TraceFileError,
+)
 from . import read, trace_paths
 from .trace_paths import trace_files
 
@@ -80,7 +89,7 @@ class FollowedFile:
         self.mtime = 0.0  # when it last grew (the time of the last chunk on disk)
         self.rows = 0
         self._view: _View | None = None
-        self._scanned = self._safe = len(columnar.MAGIC)  # see _scan
+        self._scanned = self._safe = len(MAGIC)  # see _scan
         self._reader: pa.ipc.RecordBatchStreamReader | None = None
         self._plans: list[dict] = []
         self._base: int | None = None
@@ -101,14 +110,14 @@ class FollowedFile:
         self.size, self.mtime = stat.st_size, stat.st_mtime
         if self._view is None:
             with open(self.path, "rb") as f:
-                head = f.read(len(columnar.MAGIC))
-            if len(head) < len(columnar.MAGIC):
+                head = f.read(len(MAGIC))
+            if len(head) < len(MAGIC):
                 return False  # the writer has not written its first bytes yet
-            if not columnar.is_columnar(head):
+            if not is_columnar(head):
                 raise trace_paths.PathRefused(
                     "not_trace", self.path, f"{self.path} is not a LoaderLab columnar trace (it does not start with "
-                    f"{columnar.MAGIC_PREFIX!r}); follow a .lltrace file that `python -m loaderlab run` writes.")
-            self._view = _View(self.path, len(columnar.MAGIC))
+                    f"{MAGIC_PREFIX!r}); follow a .lltrace file that `python -m loaderlab run` writes.")
+            self._view = _View(self.path, len(MAGIC))
         self._view.limit = self._scan(stat.st_size)
         if self._reader is None and not self._open():
             return False
@@ -124,8 +133,8 @@ class FollowedFile:
             except (pa.ArrowInvalid, pa.ArrowException, OSError, ValueError):
                 raise TraceFileError(f"{self.path} is damaged after its first {self.rows:,} events; "
                                      f"record the trace again.") from None
-            if custom is not None and columnar.META_KEY in custom:
-                self.meta.update(json.loads(custom[columnar.META_KEY]))
+            if custom is not None and META_KEY in custom:
+                self.meta.update(json.loads(custom[META_KEY]))
             if batch.num_rows:
                 new.append(batch)
         if new:
@@ -141,8 +150,8 @@ class FollowedFile:
             data = f.read(size - self._scanned)
         buffer, pos = pa.py_buffer(data), 0
         while pos < len(data):
-            if data[pos:pos + len(columnar.END_OF_STREAM)] == columnar.END_OF_STREAM:
-                pos += len(columnar.END_OF_STREAM)
+            if data[pos:pos + len(END_OF_STREAM)] == END_OF_STREAM:
+                pos += len(END_OF_STREAM)
                 self._safe = self._scanned + pos
                 break
             source = pa.BufferReader(buffer[pos:])
@@ -157,7 +166,7 @@ class FollowedFile:
         return self._safe
 
     def _open(self) -> bool:
-        if self._safe <= len(columnar.MAGIC):
+        if self._safe <= len(MAGIC):
             return False  # the schema is not wholly on disk yet
         try:
             reader = pa.ipc.open_stream(self._view)
@@ -166,13 +175,13 @@ class FollowedFile:
                                  f"trace again.") from None
         metadata = reader.schema.metadata or {}
         try:
-            self.meta = json.loads(metadata[columnar.META_KEY])
-            self._plans = json.loads(metadata[columnar.COLUMNS_KEY])
+            self.meta = json.loads(metadata[META_KEY])
+            self._plans = json.loads(metadata[COLUMNS_KEY])
         except (KeyError, ValueError):
             raise TraceFileError(f"{self.path} is an Arrow stream but lacks LoaderLab's column notes, so it was not "
                                  f"written by LoaderLab; follow a .lltrace file that `python -m loaderlab run` "
                                  f"writes.") from None
-        self._base = int(metadata[columnar.BASE_KEY]) if columnar.BASE_KEY in metadata else None
+        self._base = int(metadata[BASE_KEY]) if BASE_KEY in metadata else None
         self._reader = reader
         return True
 
@@ -185,7 +194,7 @@ class FollowedFile:
             column = first.column(i).to_numpy().copy()
             column[0] += self._last_ns
             batches[0] = first.set_column(i, schema.field(i), pa.array(column, pa.int64()))
-        piece = columnar.decode_batches(self._plans, schema, batches, self._base)
+        piece = decode_batches(self._plans, schema, batches, self._base)
         if "t_ns" in piece.columns and len(piece):
             self._last_ns = int(piece["t_ns"].iloc[-1])
         self._pieces.append(piece)
@@ -193,7 +202,7 @@ class FollowedFile:
         self._frame = None
 
     def frame(self) -> tuple[pd.DataFrame, dict[str, Any]]:
-        """Everything read so far, as :func:`loaderlab.trace.columnar.read_columnar` gives it (the table
+        """Everything read so far, as :func:`loaderlab.trace.files.columnar.read_columnar` gives it (the table
         as written and the meta; ``cut_short`` while the file is not closed)."""
         if self._frame is None:
             if len(self._pieces) > 1:

@@ -1,11 +1,11 @@
 """Reading job traces back: one file, a folder of rank files, or a glob, as one table; and one loader of it.
 
-Twin of nothing in torch. A job trace (a columnar ``.lltrace`` file, :mod:`loaderlab.trace.columnar`) has a ``loader`` column (which of the script's
+Twin of nothing in torch. A job trace (a columnar ``.lltrace`` file, :mod:`loaderlab.trace.files.columnar`) has a ``loader`` column (which of the script's
 DataLoaders each event belongs to) and its metadata (``job``, ``loaders``) in ``frame.attrs``. Several rank
-files become one multi-rank trace with a ``rank`` column (:func:`loaderlab.trace.ranks.merge_rank_frames`),
+files become one multi-rank trace with a ``rank`` column (:func:`loaderlab.trace.ranks.launch.merge_rank_frames`),
 ordered by the rank each file names. :func:`select_loader` keeps one loader's events and gives the frame the
 ``loader``/``sampler`` attrs the single-loader analyses read. Files written by ``record`` load through
-:mod:`loaderlab.trace.io` as before. Every problem is a :class:`~loaderlab.trace.io.TraceFileError` with one
+:mod:`loaderlab.trace.files.io` as before. Every problem is a :class:`~loaderlab.trace.files.io.TraceFileError` with one
 sentence. Knows pandas; nothing of plotly or streamlit.
 """
 
@@ -17,10 +17,8 @@ from typing import Any
 
 import pandas as pd
 
-from ..trace import columnar
-from ..trace.frame import EVENT_COLUMNS, time_sorted
-from ..trace.io import COLUMNAR_SUFFIX as EXTENSION
-from ..trace.io import TraceFileError, load_trace
+from ..trace.files import COLUMNAR_SUFFIX as EXTENSION, is_columnar, load_trace, read_columnar, TraceFileError
+from ..trace.core import EVENT_COLUMNS, time_sorted
 
 LOADER = "loader"  # the column naming each event's DataLoader
 
@@ -49,10 +47,10 @@ def load_one(path: str, *, compact: bool = False) -> pd.DataFrame:
             head = f.read(64)
     except OSError:
         return load_trace(path)  # its own sentence for a missing or unreadable file
-    if not columnar.is_columnar(head):
+    if not is_columnar(head):
         return load_trace(path)
     try:
-        frame, meta = columnar.read_columnar(path, compact=compact)
+        frame, meta = read_columnar(path, compact=compact)
     except OSError as exc:
         raise TraceFileError(f"{path} cannot be read ({exc.strerror or exc}); check its permissions.") from None
     return _as_read(frame, meta, path)
@@ -67,11 +65,11 @@ def _as_read(frame: pd.DataFrame, meta: dict[str, Any], path: str) -> pd.DataFra
 def survey_for_cut(path: str, loader: str | None) -> tuple[Any, str | None] | None:
     """For an export with a cut of one ``.lltrace`` file: (the file's survey, the loader whose rows are
     exported: ``loader``, or the file's only one; None for a trace of no loaders), so that the cut can be
-    checked against that loader's :class:`~loaderlab.trace.cut_read.Part` and read by :func:`load_cut`
+    checked against that loader's :class:`~loaderlab.trace.files.cut_read.Part` and read by :func:`load_cut`
     without the whole table in memory. None where that cannot be done: a JSON trace, a folder or glob, a name
     that is not one of the file's loaders, several loaders and no ``loader`` — the caller loads the whole
     table, whose checks say what is wrong."""
-    from ..trace.cut_read import survey
+    from ..trace.files import survey
 
     try:
         # a JSON trace is not columnar: the survey's head check refuses it (TraceFileError)
@@ -92,7 +90,7 @@ def survey_for_cut(path: str, loader: str | None) -> tuple[Any, str | None] | No
 def load_cut(path: str, found: Any, loader: str | None, cuts: dict) -> pd.DataFrame:
     """The table of only the rows an export's ``cuts`` (``start_s``, ``end_s``, ``epoch``) keeps, as
     :func:`load_one` then :func:`select_loader` give the whole table (see :func:`survey_for_cut`)."""
-    from ..trace.cut_read import read_cut
+    from ..trace.files import read_cut
 
     try:
         frame, meta = read_cut(path, found, loader, **cuts)
@@ -104,9 +102,9 @@ def load_cut(path: str, found: Any, loader: str | None, cuts: dict) -> pd.DataFr
 
 def _with_meta(frame: pd.DataFrame, meta: dict[str, Any], path: str) -> pd.DataFrame:
     """What ``load_trace`` makes of the table and meta it read (its checks included), without reading again."""
-    from ..trace.io import _columnar_frame
+    from ..trace.files import columnar_frame
 
-    return _columnar_frame(frame, meta, path)
+    return columnar_frame(frame, meta, path)
 
 
 def job_frame(frame: pd.DataFrame, meta: dict[str, Any]) -> pd.DataFrame:

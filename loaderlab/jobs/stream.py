@@ -2,7 +2,7 @@
 
 Twin of nothing in torch. A background thread drains each traced loader's tracer (only it removes, and only
 from the front, so the loop's ``emit`` takes no lock), expands the records into events, tags them with the
-loader's name and appends them to the trace file (:class:`loaderlab.trace.columnar.TraceWriter`: a file
+loader's name and appends them to the trace file (:class:`loaderlab.trace.files.columnar.TraceWriter`: a file
 cut off mid-write reads up to its last whole chunk), so a job killed outright loses at most what arrived
 after the last flush. Repeated fetch
 records (a worker reports a slow sample before its batch ends; the batch's final record repeats it) are
@@ -19,8 +19,8 @@ from typing import Any, Callable
 import pandas as pd
 
 from ..engine import events as ev
-from ..trace.frame import events_frame
-from ..trace.columnar import TraceWriter
+from ..trace.core import events_frame
+from ..trace.files import TraceWriter
 
 FLUSH_EVERY_S = 0.5  # how much of a job a SIGKILL can lose (plus a worker's own 0.02 s buffer)
 RECENT_BATCHES = 256  # batches whose fetch records are remembered to drop repeats

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import os
 
-from ..trace.io import COLUMNAR_SUFFIX as EXTENSION
-from ..trace.io import TraceFileError
+from ..trace.files import COLUMNAR_SUFFIX as EXTENSION, TraceFileError
 from . import read
 
 SUFFIXES = (EXTENSION, ".json")  # the only files the dashboard reads from the server's disk

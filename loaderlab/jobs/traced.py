@@ -1,13 +1,13 @@
 """One of the job's DataLoaders, traced: a traced clone iterated in its place, and the user's loop around it.
 
 Twin of the stock loader's ``iter()`` / ``next()`` as the user's script calls them. The batches come from a
-clone built by :mod:`loaderlab.trace.torch_recorder` (same sampler, dataset, generator and arguments, so the
+clone built by :mod:`loaderlab.trace.recording.torch_recorder` (same sampler, dataset, generator and arguments, so the
 same random draws and the same batches; the user's loader object is never iterated). What the recorder used
 to invent, the script now decides: an epoch is one ``iter()`` call of the script; the consumer span runs from
 a batch handed out to the script's next ``next()`` (or to the iterator being dropped, after a ``break``);
 ``epoch_begin``'s detail names the sampler's own epoch (``sampler.epoch=3``) when it has ``set_epoch``, so a
 forgotten ``set_epoch`` shows as two epochs drawing the same order. Each sample's label and length are
-guessed from what the dataset returns (:class:`loaderlab.trace.sample_guess.SampleGuess`; ``run --label``). A
+guessed from what the dataset returns (:class:`loaderlab.trace.recording.sample_guess.SampleGuess`; ``run --label``). A
 loader a library re-created from the user's (:mod:`.origins`) lists the settings the user wrote, and the
 library's changes under ``wrapper``. Knows nothing of files (:mod:`.stream`),
 of pandas, plotly or streamlit.
@@ -21,11 +21,10 @@ from typing import Any
 import torch.utils.data
 
 from ..engine import events as ev
-from ..trace import torch_recorder as tr
-from ..trace.frame import loader_settings
-from ..trace.sample_guess import SampleGuess
-from ..trace.stock_worker import handed_task
-from ..trace.rank_process import epoch_sampler, sampler_settings
+from ..trace.recording import (EpochDial, EventChannel, handed_task, SampleGuess, set_process_tracer,
+                               traced_clone)
+from ..trace.core import loader_settings
+from ..trace.ranks import epoch_sampler, sampler_settings
 from . import interrupts
 from .origins import ORIGIN, wrapper_entry
 from .patch import torch_iter
@@ -40,9 +39,9 @@ class LoaderTrace:
         self.name, self.site = name, site
         # labels and lengths read from what the dataset returns: the label, padding and duplicate findings
         self.tracer = ev.ListTracer(SampleGuess.for_loader(loader, label_key))
-        self.channel = tr.EventChannel(loader, self.tracer)
-        self.dial = tr.EpochDial()
-        self.clone = tr.traced_clone(loader, self.tracer, self.channel.queue, self.dial)
+        self.channel = EventChannel(loader, self.tracer)
+        self.dial = EpochDial()
+        self.clone = traced_clone(loader, self.tracer, self.channel.queue, self.dial)
         if loader.num_workers > 0 and stacks_dir is not None:
             # runs in each worker before the user's own worker_init_fn: a stack dump on request
             init = self.clone.worker_init_fn
@@ -71,7 +70,7 @@ class LoaderTrace:
         own = getattr(self.sampler, "epoch", None)
         self.tracer.emit(ev.EPOCH_BEGIN, ev.MAIN_PROCESS, epoch,
                          detail=f"sampler.epoch={own}" if isinstance(own, int) else "")
-        tr._tracer, tr._epoch = self.tracer, epoch  # samples fetched in this process (num_workers=0)
+        set_process_tracer(self.tracer, epoch)  # samples fetched in this process (num_workers=0)
         it = TracedIterator(self, torch_iter(self.clone), epoch)
         self.iterators.add(it)
         return it
@@ -112,7 +111,7 @@ class TracedIterator:
         interrupts.raise_pending()  # a Ctrl-C that a finalizer swallowed still ends the job
         if self.ended:
             raise StopIteration
-        tr._tracer, tr._epoch = tracer, epoch
+        set_process_tracer(tracer, epoch)
         try:
             batch = next(self.inner)
         except StopIteration:

@@ -11,10 +11,9 @@ from __future__ import annotations
 import pandas as pd
 
 from ..engine import events as ev
-from ..trace.analysis import spans
-from ..trace.audits import label_audit
-from ..trace.tables import main_pid, normal, rows
-from .lesson import BASE, Lesson, Outcome, config_of, loader_settings
+from ..trace.tables import label_audit, stage_spans
+from ..trace.core import main_pid, normal, rows
+from .lesson import BASE, config_of, Lesson, loader_settings, Outcome
 from .runs import distributed_run, timeout_run
 
 MINORITY = 1  # synthetic data: label 0 has share ``imbalance``, label 1 the rest
@@ -104,7 +103,7 @@ def timeout_answer(outcome: Outcome) -> tuple[str, dict]:
     f = normal(outcome.frame)
     errors = rows(f, ev.ERROR)
     timed_out = bool((errors["detail"] == "timeout").any())
-    fetch = spans(f)
+    fetch = stage_spans(f)
     fetch = fetch[fetch["stage"] == "fetch"]
     if timed_out:  # the sample a worker was inside when the loop gave up (it may finish during shutdown)
         t_err = float(errors.loc[errors["detail"] == "timeout", "t_s"].iloc[0])

@@ -17,11 +17,9 @@ from ..engine import events as ev
 from ..engine.loader import DataLoader
 from ..engine.shutdown import shutdown_workers
 from ..scenarios.datasets import label_and_length
-from ..scenarios.run import Consumer, RunConfig, build_loader
-from ..trace.frame import events_frame, loader_settings, time_sorted
-from ..trace.recorder import record
-from ..trace.result import Run, as_run
-from ..trace.tables import sampler_order
+from ..scenarios.run import build_loader, Consumer, RunConfig
+from ..trace.core import as_run, events_frame, loader_settings, Run, sampler_order, time_sorted
+from ..trace.recording import record
 from .lesson import Outcome
 
 WORKER_INITS = ("none", "fixed", "initial_seed")

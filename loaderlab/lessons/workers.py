@@ -12,13 +12,9 @@ import math
 
 import pandas as pd
 
-from ..trace import kinds
-from ..trace.analysis import batch_latency, queue_depths, spans, wait_totals
-from ..trace.audits import samples
-from ..trace.findings import correctness_findings
-from ..trace.result import as_run
-from ..trace.tables import hand_overs, normal, rows
-from ..trace.processes import worker_processes
+from ..trace.core import as_run, hand_overs, kinds, normal, rows
+from ..trace.tables import batch_latency, queue_depths, samples, stage_spans, wait_totals, worker_processes
+from ..trace.diagnosis import correctness_findings
 from .lesson import BASE, Lesson, loader_settings
 from .runs import seeding_run
 
@@ -73,7 +69,7 @@ def prefetch_answer(frame: pd.DataFrame) -> tuple[str, dict]:
 # 8 in_order -----------------------------------------------------------------------------------------
 
 def _slow_batch(frame: pd.DataFrame) -> int:
-    fetch = spans(frame)
+    fetch = stage_spans(frame)
     fetch = fetch[fetch["stage"] == "fetch"]
     return int(fetch.loc[fetch["duration_s"].idxmax(), "batch"])
 

@@ -6,7 +6,7 @@ a run slot and starts one in a daemon thread. ``request`` does not block: when e
 returns the config's :class:`~.queue.Ticket` in the server's fair queue (:mod:`.queue`), and the run starts
 by itself when the ticket's turn comes (``ticket.result`` is then the run); ``start`` is the blocking form
 (``ServerBusy`` after the queue's ``wait_s``). While it
-runs, any thread may read ``run.snapshot()`` (a :class:`loaderlab.trace.live.LiveSnapshot`) and call
+runs, any thread may read ``run.snapshot()`` (a :class:`loaderlab.trace.recording.live.LiveSnapshot`) and call
 ``run.stop(reason)``; the run itself never touches the pages. When it ends, its outcome waits in the
 registry until a page ``collect``s it: the trace, a ``FailureReport``, or the exception it raised.
 
@@ -22,7 +22,7 @@ import threading
 from typing import Any
 
 from ..engine.interrupt import Abandoned, RunGuard
-from ..trace.live import LiveSnapshot, LiveView
+from ..trace.recording import LiveSnapshot, LiveView
 from .queue import FairQueue, Ticket
 from .run import RunConfig, RunFailed, run
 

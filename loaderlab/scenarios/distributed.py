@@ -18,8 +18,8 @@ import torch
 import torch.distributed as dist
 
 from ..engine.loader import DataLoader
-from ..trace.ranks import WORLD_SIZES, check_world_size, record_ranks
-from ..trace.result import as_run, to_frame
+from ..trace.ranks import check_world_size, record_ranks, WORLD_SIZES
+from ..trace.core import as_run, to_frame
 from . import sources
 from .datasets import TableDataset, Workload, label_and_length
 
@@ -87,7 +87,7 @@ class SyncStep:
 
 def run(config: DistConfig, *, timeout_s: float = 60.0) -> pd.DataFrame:
     """Record ``config``'s ranks: the merged trace (``rank`` column) as :func:`record_ranks` returns it, its
-    run (:func:`loaderlab.trace.result.as_run`) carrying ``config`` too."""
+    run (:func:`loaderlab.trace.core.run.as_run`) carrying ``config`` too."""
     frame = record_ranks(RankLoader(config), config.world_size, config.epochs, set_epoch=config.set_epoch,
                          consumer=SyncStep(config.step_ms / 1000), sample_info=label_and_length,
                          timeout_s=timeout_s)

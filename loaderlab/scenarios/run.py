@@ -7,7 +7,7 @@ own errors for invalid combinations; ``run`` records the run. Knows nothing of p
 
 A run on a shared server is bounded (:mod:`.limits`): beyond ``LOADERLAB_MAX_RUN_SECONDS`` it is stopped,
 its workers shut down, and the run so far returned with ``Run.stop`` saying why (a named type of
-:mod:`loaderlab.trace.result`; for a worker stuck in ``__getitem__``, its stack). A run whose loader fails raises ``RunFailed``: its ``report``
+:mod:`loaderlab.trace.core.run`; for a worker stuck in ``__getitem__``, its stack). A run whose loader fails raises ``RunFailed``: its ``report``
 names the worker and the index (or batch) that failed, keeps torch's own message, and holds the trace up
 to the failure. ``fault`` injects such failures on purpose, for a workshop (:func:`.datasets.inject_fault`).
 """
@@ -26,9 +26,9 @@ from ..engine.collate import default_collate
 from ..engine.interrupt import RunGuard, UnsentResult
 from ..engine.loader import DataLoader
 from ..engine.sampler import WeightedRandomSampler
-from ..trace import faults, kinds
-from ..trace.result import Run
-from ..trace.session import record_session
+from ..trace.tables import failure_site, Site, site_sentence, stop_report, unsent_site
+from ..trace.core import kinds, Run
+from ..trace.recording import record_session
 from . import sources
 from .datasets import (FAULTS, IN_WORKERS_ONLY, BucketBatchSampler, FaultCollate, TableDataset, TableStream,
                        Workload, inverse_frequency_weights, label_and_length, pad_collate)
@@ -103,7 +103,7 @@ PRESETS: dict[str, dict[str, Any]] = {
 }
 
 
-# What each preset is for: the finding kind (loaderlab.trace.findings) its run demonstrates, and the page
+# What each preset is for: the finding kind (loaderlab.trace.diagnosis.findings) its run demonstrates, and the page
 # (file stem in pages/) meant to show it. tests/scenarios/test_preset_findings.py runs every preset and checks.
 PRESET_FINDINGS: dict[str, tuple[str, str]] = {
     "one slow worker": (kinds.SLOW_WORKER, "3_Worker_timelines"),
@@ -191,7 +191,7 @@ class Consumer:
 class FailureReport:
     """Where and how a run failed, with the trace recorded up to the failure."""
 
-    site: faults.Site  # which worker, which index or batch, which pid and signal
+    site: Site  # which worker, which index or batch, which pid and signal
     kind: str  # the exception's type name (``RuntimeError``)
     message: str  # the loader's full message: torch's wording, with the worker's original traceback
     run: Run  # the run up to the failure (its config and warnings too)
@@ -204,7 +204,7 @@ class FailureReport:
     @property
     def summary(self) -> str:
         last = (self.message.strip().splitlines() or [""])[-1]
-        return f"{faults.site_sentence(self.site)}: {last if last.startswith(self.kind) else f'{self.kind}: {last}'}"
+        return f"{site_sentence(self.site)}: {last if last.startswith(self.kind) else f'{self.kind}: {last}'}"
 
 
 class RunFailed(Exception):
@@ -227,13 +227,13 @@ def stamp_run(run: Run, config: RunConfig, caught: list[warnings.WarningMessage]
 
 def run(config: RunConfig, *, max_seconds: float | None = None, guard: RunGuard | None = None,
         live: Any = None) -> Run:
-    """Record ``config``'s run: a :class:`~loaderlab.trace.result.Run` (events, loader settings, epochs,
+    """Record ``config``'s run: a :class:`~loaderlab.trace.core.run.Run` (events, loader settings, epochs,
     torch's warnings as text in order, ``config``).
 
     The run stops after ``max_seconds`` (default: ``LOADERLAB_MAX_RUN_SECONDS``) or when ``guard`` is
-    stopped; it then returns the run so far with ``stop`` set (a :class:`~loaderlab.trace.result.Stop`, see
-    :func:`loaderlab.trace.faults.stop_report`). Raises ``RunFailed`` when the loader fails. ``live``: a
-    :class:`loaderlab.trace.live.LiveView` other threads can read while the run goes on.
+    stopped; it then returns the run so far with ``stop`` set (a :class:`~loaderlab.trace.core.run.Stop`, see
+    :func:`loaderlab.trace.tables.faults.stop_report`). Raises ``RunFailed`` when the loader fails. ``live``: a
+    :class:`loaderlab.trace.recording.live.LiveView` other threads can read while the run goes on.
     """
     guard = guard or RunGuard(limits().max_run_seconds if max_seconds is None else max_seconds)
     with warnings.catch_warnings(record=True) as caught:
@@ -245,12 +245,12 @@ def run(config: RunConfig, *, max_seconds: float | None = None, guard: RunGuard 
     result = stamp_run(recording.run, config, caught)
     frame, error, stopped = result.events, recording.error, recording.stopped
     if error is not None:
-        report = FailureReport(faults.failure_site(frame, error), type(error).__name__, str(error), result)
+        report = FailureReport(failure_site(frame, error), type(error).__name__, str(error), result)
         raise RunFailed(report) from error
     if isinstance(stopped, UnsentResult):
         kind, _, message = stopped.message.partition(": ")
-        site = faults.unsent_site(frame, stopped)
+        site = unsent_site(frame, stopped)
         raise RunFailed(FailureReport(site, kind, message, result))
     if stopped is not None:
-        result = replace(result, stop=faults.stop_report(frame, stopped, recording.stopped_at_ns))
+        result = replace(result, stop=stop_report(frame, stopped, recording.stopped_at_ns))
     return result

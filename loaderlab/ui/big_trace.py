@@ -1,7 +1,7 @@
 """The "Your trace" page's views of a trace too big to draw span by span: the whole run in time bins first, then
 the timeline and queue depths of one window the user chooses, never of everything at once.
 
-Wiring only: the events table → :mod:`loaderlab.trace.bins` (computed once per trace, cached) → the overview
+Wiring only: the events table → :mod:`loaderlab.trace.tables.bins` (computed once per trace, cached) → the overview
 figure, a range slider → a window cut → the same detailed figures a small trace gets. Knows nothing of how the
 trace was loaded; every word shown comes from :mod:`.texts`.
 """
@@ -21,9 +21,23 @@ from ..figures.depths import depth_figure
 from ..figures.label_counts import label_counts_figure
 from ..figures.overview import overview_figure
 from ..figures.timeline import timeline_figure
-from ..trace import analysis, bins
-from ..trace.chrome import to_chrome_trace
-from ..trace.io import trace_document
+from ..trace.tables import (
+    bin_edges,
+    BINS,
+    cut_window,
+    depth_bins,
+    depths_in_window,
+    label_counts,
+    label_share_bins,
+    LABEL_WINDOW,
+    queue_depths,
+    skeleton,
+    stage_spans,
+    STAGES,
+    worker_busy_bins,
+)
+from ..trace.export import to_chrome_trace
+from ..trace.files import trace_document
 from ..engine import events as ev
 from .texts import t
 
@@ -52,21 +66,21 @@ class Overview:
     batches: int
 
 
-def overview(frame: pd.DataFrame, n_bins: int = bins.BINS) -> Overview:
+def overview(frame: pd.DataFrame, n_bins: int = BINS) -> Overview:
     """Everything the overview draws, from one pass of each vectorised table; workers and queues are read from
-    the trace's skeleton (:func:`loaderlab.trace.bins.skeleton`: the same tables, a fraction of the events),
+    the trace's skeleton (:func:`loaderlab.trace.tables.bins.skeleton`: the same tables, a fraction of the events),
     label shares from the fetches, in a second thread meanwhile (numpy and Arrow let go of the GIL).
-    Label windows hold at least :data:`~loaderlab.trace.bins.LABEL_WINDOW` batches, more when that would make
+    Label windows hold at least :data:`~loaderlab.trace.tables.bins.LABEL_WINDOW` batches, more when that would make
     more windows than time bins (a figure's size follows the bins, not the run)."""
     batches = int((frame["kind"] == ev.BATCH_YIELD).sum())
-    window = max(bins.LABEL_WINDOW, math.ceil(batches / n_bins))
+    window = max(LABEL_WINDOW, math.ceil(batches / n_bins))
     with ThreadPoolExecutor(max_workers=1) as pool:
-        shares = pool.submit(bins.label_share_bins, frame, window)
-        sk = bins.skeleton(frame)
-        edges = bins.bin_edges(sk, n_bins)
-        depths = analysis.queue_depths(sk)
-        busy = bins.worker_busy_bins(sk, edges, is_skeleton=True)
-        return Overview(busy=busy, depth_bins=bins.depth_bins(depths, edges), depths=depths,
+        shares = pool.submit(label_share_bins, frame, window)
+        sk = skeleton(frame)
+        edges = bin_edges(sk, n_bins)
+        depths = queue_depths(sk)
+        busy = worker_busy_bins(sk, edges, is_skeleton=True)
+        return Overview(busy=busy, depth_bins=depth_bins(depths, edges), depths=depths,
                         shares=shares.result(), label_window=window, start_s=float(edges[0]),
                         end_s=float(edges[-1]), batches=batches)
 
@@ -111,12 +125,12 @@ def show_big(frame: pd.DataFrame, *, token: str, name: str, stem: str) -> None:
     """The overview, the window slider, the window's downloads and its detailed views."""
     with st.spinner(t("spinner.trace")):
         ov = _cached_overview(token, frame)
-    st.info(t("yourtrace.big.note", events=len(frame), bins=bins.BINS))
+    st.info(t("yourtrace.big.note", events=len(frame), bins=BINS))
     st.subheader(t("yourtrace.overview.title"))
     overview_slot = st.empty()  # drawn after the slider, so that it can shade the window the slider chose
     t0, t1 = _window_slider(ov, frame, token)
     t1, held, kept = limit_window(frame, t0, t1)
-    window = bins.cut_window(frame, t0, t1)
+    window = cut_window(frame, t0, t1)
     shown_to = min(t1, ov.end_s)
     overview_slot.plotly_chart(overview_figure(
         ov.busy, ov.depth_bins, ov.shares, x_title=t("yourtrace.depths.x"), busy_title=t("yourtrace.overview.busy"),
@@ -133,15 +147,15 @@ def show_big(frame: pd.DataFrame, *, token: str, name: str, stem: str) -> None:
 
     st.subheader(t("timeline.title"))
     st.caption(t("timeline.explain"))
-    spans = analysis.spans(window)
-    names = {stage: t(f"stage.{stage}") for stage in analysis.STAGES}
+    spans = stage_spans(window)
+    names = {stage: t(f"stage.{stage}") for stage in STAGES}
     lanes = {lane: t(f"timeline.lane.{lane}") for lane in ("main", "pin", "worker")}
     fig = timeline_figure(spans, x_title=t("timeline.x"), stage_names=names, lane_names=lanes,
                           hover=t("timeline.hover"))
     st.plotly_chart(fig.update_xaxes(range=[t0, shown_to]), theme=None)
 
     st.subheader(t("yourtrace.depths.title"))
-    depths = bins.depths_in_window(ov.depths, t0, shown_to)
+    depths = depths_in_window(ov.depths, t0, shown_to)
     if len(depths):
         st.caption(t("yourtrace.depths.explain"))
         fig = depth_figure(depths, x_title=t("yourtrace.depths.x"), y_title=t("yourtrace.depths.y"))
@@ -150,7 +164,7 @@ def show_big(frame: pd.DataFrame, *, token: str, name: str, stem: str) -> None:
         st.info(t("yourtrace.depths.none"))
 
     st.subheader(t("yourtrace.labels.title"))  # the whole run's counts: the windows' label shares, summed
-    per_epoch = bins.label_counts(ov.shares)
+    per_epoch = label_counts(ov.shares)
     if len(per_epoch):
         st.plotly_chart(label_counts_figure(per_epoch, x_title=t("yourtrace.labels.x"), y_title=t("yourtrace.labels.y"),
                                             epoch_name=t("yourtrace.labels.epoch")), theme=None)

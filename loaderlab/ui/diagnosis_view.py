@@ -1,7 +1,7 @@
 """The diagnosis box pages lead with: the bottleneck verdict, and on request the predicted suggestions.
 
-Twin of nothing in torch. Wiring only: :func:`loaderlab.trace.verdict.verdict` and
-:func:`loaderlab.trace.suggestions.suggest` decide, their words come from the trace layer's texts; this
+Twin of nothing in torch. Wiring only: :func:`loaderlab.trace.diagnosis.bottleneck.verdict` and
+:func:`loaderlab.trace.diagnosis.suggestions.suggest` decide, their words come from the trace layer's texts; this
 module draws them with streamlit. The suggestions are the report's (a model of the trace's measured costs,
 no re-run), shown on a click to keep the box short.
 """
@@ -13,8 +13,7 @@ from typing import Any
 
 import streamlit as st
 
-from ..trace.suggestions import replayable, suggest, why_none
-from ..trace.verdict import CONSUMER, NONE, Verdict, verdict
+from ..trace.diagnosis import CONSUMER, NONE, replayable, suggest, verdict, Verdict, why_none
 from .texts import language, t
 
 

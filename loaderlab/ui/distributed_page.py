@@ -1,7 +1,7 @@
 """The "Distributed" page: DistributedSampler across real ranks of a torch.distributed process group.
 
 Wiring only: sidebar widgets → a frozen :class:`~loaderlab.scenarios.distributed.DistConfig` → a cached
-multi-rank run (under the process-wide run lock) → the tables of :mod:`loaderlab.trace.distributed` →
+multi-rank run (under the process-wide run lock) → the tables of :mod:`loaderlab.trace.ranks.analysis` →
 the figures of :mod:`loaderlab.figures.partitions` and :mod:`loaderlab.figures.timeline`.
 """
 
@@ -15,10 +15,20 @@ from ..figures.partitions import (
     rank_label_figure,
     rank_timeline_figure,
 )
-from ..scenarios.distributed import MAX_EPOCHS, MAX_WORKERS_PER_RANK, DistConfig, run
-from ..trace import distributed as dd
-from ..trace.finding_texts import text as finding_text
-from ..trace.ranks import WORLD_SIZES, DistributedRunError
+from ..scenarios.distributed import DistConfig, MAX_EPOCHS, MAX_WORKERS_PER_RANK, run
+from ..trace.ranks import (
+    assignments,
+    coverage,
+    DistributedRunError,
+    label_counts,
+    order_repeats,
+    rank_findings,
+    rank_spans,
+    rank_summary,
+    rank_throughput,
+    WORLD_SIZES,
+)
+from ..texts import text as finding_text
 from .language import page_setup
 from .settings import run_lock, running
 from .texts import language, t
@@ -84,7 +94,7 @@ def torch_code(config: DistConfig) -> str:
 
 
 def _findings(frame: pd.DataFrame) -> None:
-    found = dd.findings(frame)
+    found = rank_findings(frame)
     for f in found:
         SHOW.get(f.severity, st.info)(finding_text(f"rank.{f.kind}", language(), **f.params))
     if not found:
@@ -92,14 +102,14 @@ def _findings(frame: pd.DataFrame) -> None:
 
 
 def _summary(frame: pd.DataFrame) -> None:
-    cov = dd.coverage(frame)
+    cov = coverage(frame)
     last = cov.iloc[-1]
-    per_rank = int(dd.rank_summary(frame)["samples"].iloc[0])
+    per_rank = int(rank_summary(frame)["samples"].iloc[0])
     cols = st.columns(4)
     cols[0].metric(t("distributed.metric.per_rank"), per_rank)
     cols[1].metric(t("distributed.metric.padded"), int(last["padded"]))
     cols[2].metric(t("distributed.metric.dropped"), int(last["dropped"]))
-    repeats = dd.order_repeats(frame)
+    repeats = order_repeats(frame)
     same = bool(len(repeats)) and bool(repeats["same_as_previous"].all())
     cols[3].metric(t("distributed.metric.order"),
                    t("distributed.metric.order_same") if same else t("distributed.metric.order_new")
@@ -107,9 +117,9 @@ def _summary(frame: pd.DataFrame) -> None:
 
 
 def _tables(frame: pd.DataFrame) -> None:
-    summary = dd.rank_summary(frame).rename(columns=lambda c: t(f"distributed.col.{c}"))
+    summary = rank_summary(frame).rename(columns=lambda c: t(f"distributed.col.{c}"))
     st.dataframe(summary, hide_index=True)
-    tp = dd.rank_throughput(frame)
+    tp = rank_throughput(frame)
     slow = tp.loc[tp["wait_s"].idxmax()]
     st.subheader(t("distributed.throughput.title"))
     st.caption(t("distributed.throughput.explain"))
@@ -132,14 +142,14 @@ def main() -> None:
     st.subheader(t("distributed.partition.title"))
     st.caption(t("distributed.partition.explain"))
     st.plotly_chart(partition_figure(
-        dd.assignments(frame), dataset_len=config.n_samples, rank_name=t("distributed.rank"),
+        assignments(frame), dataset_len=config.n_samples, rank_name=t("distributed.rank"),
         padded_name=t("distributed.partition.padded"), x_title=t("distributed.partition.x"),
         strip_title=t("distributed.partition.strip"), order_title=t("distributed.partition.order"),
         hover=t("distributed.partition.hover"), epoch_prefix=t("distributed.partition.slider"),
         play=t("distributed.play"), pause=t("distributed.pause")), theme=None, key="distributed_partition")
     st.subheader(t("distributed.labels.title"))
     st.caption(t("distributed.labels.explain"))
-    counts = dd.label_counts(frame)
+    counts = label_counts(frame)
     names = {label: t("distributed.label", label=label) for label in set(counts["label"])}
     st.plotly_chart(rank_label_figure(counts, label_names=names, rank_name=t("distributed.rank"),
                                       epoch_name=t("distributed.epoch"), y_title=t("distributed.labels.y")),
@@ -150,7 +160,7 @@ def main() -> None:
     st.subheader(t("distributed.timeline.title"))
     st.caption(t("distributed.timeline.explain"))
     st.plotly_chart(rank_timeline_figure(
-        dd.rank_spans(frame), lane=t("distributed.timeline.lane"), x_title=t("distributed.timeline.x"),
+        rank_spans(frame), lane=t("distributed.timeline.lane"), x_title=t("distributed.timeline.x"),
         lane_names={k: t(f"timeline.lane.{k}") for k in ("main", "pin", "worker")}, hover=t("timeline.hover"),
         stage_names={s: t(f"distributed.stage.{s}") for s in STAGES}), theme=None, key="distributed_timeline")
 

@@ -19,16 +19,15 @@ from ..figures.label_counts import label_counts_figure
 from ..figures.padding import padding_fraction_figure
 from ..figures.queues import queue_depth_figure
 from ..figures.timeline import timeline_figure
-from ..lessons import LESSONS, Lesson, frame_of
-from ..trace import analysis
-from ..trace.audits import label_audit, padding_audit
-from ..trace.tables import normal, prefetch_cap, trace_end
+from ..lessons import frame_of, Lesson, LESSONS
+from ..trace.tables import label_audit, padding_audit, queue_depths, stage_spans, STAGES
+from ..trace.core import normal, prefetch_cap, trace_end
 from .language import page_setup
 from .outcome import show_warnings
 from .query_settings import to_query
 from .room import room_sidebar, run_shown, send_answer
 from .settings import cached_run, run_lock, running, torch_code
-from .texts import EN, bound, language, t
+from .texts import bound, EN, language, t
 
 KEY = "lesson"  # the select box's key and the query parameter (1-based)
 TOTAL = len(LESSONS)
@@ -79,11 +78,11 @@ def _result(lesson: Lesson):
 
 def _figure(lesson: Lesson, frame) -> None:
     if lesson.figure == "timeline":
-        fig = timeline_figure(analysis.spans(frame), title=t("lessons.figure.timeline"), x_title=t("timeline.x"),
-                              stage_names={s: t(f"stage.{s}") for s in analysis.STAGES})
+        fig = timeline_figure(stage_spans(frame), title=t("lessons.figure.timeline"), x_title=t("timeline.x"),
+                              stage_names={s: t(f"stage.{s}") for s in STAGES})
     elif lesson.figure == "depths":
         fig = queue_depth_figure(
-            analysis.queue_depths(frame), cap=prefetch_cap(frame), end_s=trace_end(normal(frame)),
+            queue_depths(frame), cap=prefetch_cap(frame), end_s=trace_end(normal(frame)),
             names={q: t(f"lessons.figure.depth.{q}") for q in ("outstanding", "result_queue", "data_queue", "reorder")},
             panel_titles={p: t(f"lessons.figure.panel.{p}") for p in ("outstanding", "index", "result", "reorder")},
             cap_name=t("lessons.figure.cap"), x_title=t("timeline.x"), y_title=t("lessons.figure.depth_y"))

@@ -1,6 +1,6 @@
 """The memory section of the event-table page: each worker's RSS and private memory, and /dev/shm.
 
-Wiring only: a recorded run → :func:`loaderlab.trace.memory.memory_table` and its findings →
+Wiring only: a recorded run → :func:`loaderlab.trace.tables.memory.memory_table` and its findings →
 :func:`loaderlab.figures.memory.memory_figure`. Words from :mod:`.texts` (``memory.*``).
 """
 
@@ -10,8 +10,8 @@ import pandas as pd
 import streamlit as st
 
 from ..figures.memory import memory_figure
-from ..trace.findings import memory_findings
-from ..trace.memory import memory_table
+from ..trace.diagnosis import memory_findings
+from ..trace.tables import memory_table
 from .texts import language, t
 
 

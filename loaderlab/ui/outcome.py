@@ -2,7 +2,7 @@
 stopped by the time cap (why, the stuck workers with their stacks), or refused because the server is busy.
 
 Wiring only: :class:`loaderlab.scenarios.run.FailureReport` / ``Run.stop`` (a named type of
-:mod:`loaderlab.trace.result`, dispatched on its type) → streamlit elements, words from :mod:`.texts`. The
+:mod:`loaderlab.trace.core.run`, dispatched on its type) → streamlit elements, words from :mod:`.texts`. The
 partial trace is shown as the event table and the timeline.
 """
 
@@ -12,9 +12,8 @@ import pandas as pd
 import streamlit as st
 
 from ..figures.timeline import timeline_figure
-from ..trace import analysis
-from ..trace.faults import Site
-from ..trace.result import Run, Stop, TimeCapped, UserStopped
+from ..trace.tables import Site, stage_spans
+from ..trace.core import Run, Stop, TimeCapped, UserStopped
 from .texts import t
 
 
@@ -36,7 +35,7 @@ def partial_trace(frame: pd.DataFrame, key: str) -> None:
         st.caption(t("fault.partial.empty"))
         return
     st.caption(t("fault.partial.explain", events=len(frame), seconds=float(frame["t_s"].max())))
-    spans = analysis.spans(frame)
+    spans = stage_spans(frame)
     if len(spans):
         names = {stage: t(f"stage.{stage}") for stage in ("startup", "fetch", "collate", "pin", "wait", "consume", "idle")}
         st.plotly_chart(timeline_figure(spans, x_title=t("timeline.x"), stage_names=names), theme=None,

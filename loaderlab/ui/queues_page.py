@@ -1,6 +1,6 @@
 """The "Index queues" page: every queue of the run animated, and how full each one was over time.
 
-Wiring only: the shared sidebar → the cached run → the queue tables of :mod:`loaderlab.trace.stays`
+Wiring only: the shared sidebar → the cached run → the queue tables of :mod:`loaderlab.trace.tables.stays`
 (depths and snapshots, both counted from the same stays) → the two figures of :mod:`loaderlab.figures.queues`.
 """
 
@@ -11,10 +11,9 @@ import math
 import streamlit as st
 
 from ..figures.queues import queue_animation_figure, queue_depth_figure
-from ..trace import analysis, kinds
-from ..trace.stays import queue_snapshots
-from ..trace.findings import stall_findings
-from ..trace.shared import shared_tables
+from ..trace.tables import queue_depths, queue_snapshots
+from ..trace.core import kinds, shared_tables
+from ..trace.diagnosis import stall_findings
 from .language import page_setup
 from .outcome import show_warnings
 from .settings import cached_run, sidebar_config, torch_code
@@ -42,7 +41,7 @@ def main() -> None:
     if config.num_workers == 0:
         st.info(t("queues.no_workers"))
     else:
-        depths = analysis.queue_depths(frame)
+        depths = queue_depths(frame)
         snap = queue_snapshots(frame, depths)
         cols = st.columns(4)
         cols[0].metric(t("queues.metric.cap"), "–" if math.isnan(snap.cap) else f"{snap.cap:.0f}")

@@ -1,7 +1,7 @@
 """The "Worker timelines" page: a Gantt of every process, the stalls it shows, and a sweep of num_workers.
 
 Wiring only: the shared sidebar → the cached run → ``loaderlab.trace`` tables and findings (the Gantt's
-table, with capped idle and the blamed spans, is :func:`loaderlab.trace.timeline.timeline_spans`) →
+table, with capped idle and the blamed spans, is :func:`loaderlab.trace.tables.timeline.timeline_spans`) →
 :mod:`loaderlab.figures.timeline` and :mod:`loaderlab.figures.sweep`. The sweep re-runs the sidebar's
 settings for each ``num_workers`` (one epoch each), cached per settings.
 """
@@ -17,16 +17,24 @@ import streamlit as st
 
 from ..figures.sweep import sweep_figure
 from ..figures.timeline import COLOURS, timeline_figure
-from ..scenarios.run import RunConfig, run
-from ..trace import analysis, kinds
-from ..trace.findings import all_findings
-from ..trace.shared import shared_tables
-from ..trace.timeline import MARKED_KINDS, timeline_spans
-from ..trace.utilisation import capped_idle
+from ..scenarios.run import run, RunConfig
+from ..trace.tables import (
+    capped_idle,
+    loop_wait,
+    LoopWait,
+    MARKED_KINDS,
+    SECONDS_SPEC,
+    stage_spans,
+    throughput,
+    timeline_spans,
+    worker_utilisation,
+)
+from ..trace.core import kinds, shared_tables
+from ..trace.diagnosis import all_findings
 from .language import page_setup
 from .live_run import outcome as recorded
 from .outcome import show_warnings
-from .settings import MAX_WORKERS, cached_run, run_lock, sidebar_config, torch_code
+from .settings import cached_run, MAX_WORKERS, run_lock, sidebar_config, torch_code
 from .diagnosis_view import show_diagnosis
 from .texts import language, t
 
@@ -66,7 +74,7 @@ def sweep_table(config: RunConfig, most: int) -> pd.DataFrame:
         except Exception:  # noqa: BLE001
             frame = None
         if frame is not None:
-            tp = analysis.throughput(frame)
+            tp = throughput(frame)
             rate = float(tp["batches"].sum() / tp["duration_s"].sum()) if len(tp) else math.nan
         out.append({"num_workers": n, "batches_per_s": rate})
     return pd.DataFrame(out)
@@ -83,7 +91,7 @@ class Views:
     loader_bound: bool
     others: list  # (severity, sentence) of the run's other problems: wrong or wasteful data
     batches_per_s: float
-    loop: analysis.LoopWait  # the one definition of waiting, as the verdict and the report show it
+    loop: LoopWait  # the one definition of waiting, as the verdict and the report show it
     busy: float  # mean busy fraction of the workers (NaN without workers)
 
 
@@ -95,11 +103,11 @@ def views(config: RunConfig, lang: str) -> Views:
     found = [f for f in findings if f.kind in TABLE_KINDS]
     stalls = pd.DataFrame([{**{c: getattr(f, c) for c in STALL_COLUMNS}, "message": f.text(lang)} for f in found],
                           columns=STALL_COLUMNS)
-    spans = analysis.spans(frame)
+    spans = stage_spans(frame)
     total = len(spans)
     capped = capped_idle(frame)  # one set of capped-idle seconds: drawn in the Gantt, summed in the busy share
     spans = timeline_spans(frame, found, spans=spans, max_spans=MAX_SPANS, capped=capped)
-    tp, util = analysis.throughput(frame), analysis.worker_utilisation(frame, capped=capped)
+    tp, util = throughput(frame), worker_utilisation(frame, capped=capped)
     duration = tp["duration_s"].sum()
     return Views(spans=spans, total_spans=total, stalls=stalls,
                  verdicts=[f.text(lang) for f in findings if f.kind in VERDICTS],
@@ -107,7 +115,7 @@ def views(config: RunConfig, lang: str) -> Views:
                  others=[(f.severity, f.text(lang)) for f in findings
                          if f.kind not in TABLE_KINDS + VERDICTS and f.severity != "info"],
                  batches_per_s=tp["batches"].sum() / duration if duration > 0 else math.nan,
-                 loop=analysis.loop_wait(frame), busy=float(util["busy_fraction"].mean()) if len(util) else math.nan)
+                 loop=loop_wait(frame), busy=float(util["busy_fraction"].mean()) if len(util) else math.nan)
 
 
 def _number(value: float, spec: str) -> str:
@@ -120,7 +128,7 @@ def _metrics(v: Views) -> None:
     cols[1].metric(t("timelines.metric.wait"), v.loop.wait_text())
     cols[2].metric(t("timelines.metric.wait_share"), v.loop.share_text())
     cols[3].metric(t("timelines.metric.busy"), _number(v.busy, ".0%"))
-    st.caption(t("timelines.metric.first", first=format(v.loop.first_wait_s, analysis.SECONDS_SPEC)))
+    st.caption(t("timelines.metric.first", first=format(v.loop.first_wait_s, SECONDS_SPEC)))
 
 
 def _gantt(v: Views) -> None:

@@ -1,7 +1,7 @@
 """The "Your trace" page: load a recorded trace, follow one a job is still writing on this machine
 (:mod:`.follow_trace`), or take the current run, and show its views and findings.
 
-Wiring only: an upload → ``loaderlab.trace.io`` → the trace's tables (spans, queue depths, label counts,
+Wiring only: an upload → ``loaderlab.trace.files.io`` → the trace's tables (spans, queue depths, label counts,
 findings) → figures, and the trace back out as LoaderLab JSON and as a Chrome trace. A trace too big to draw
 span by span is shown by :mod:`.big_trace` (the whole run in time bins, the details of one window; findings
 on request). Every problem with an upload is one ``st.error`` sentence, never a traceback.
@@ -19,12 +19,11 @@ from ..figures.depths import depth_figure
 from ..figures.label_counts import label_counts_figure
 from ..figures.timeline import timeline_figure
 from ..scenarios.run import RunConfig
-from ..trace import analysis
-from ..trace.audits import label_audit
-from ..trace.chrome import to_chrome_trace
-from ..trace.findings import all_findings
-from ..trace.io import TraceFileError, load_trace_bytes, trace_document
-from ..trace.result import as_run, to_frame
+from ..trace.tables import label_audit, queue_depths, stage_spans, STAGES
+from ..trace.export import to_chrome_trace
+from ..trace.diagnosis import all_findings
+from ..trace.files import load_trace_bytes, trace_document, TraceFileError
+from ..trace.core import as_run, to_frame
 from .big_trace import is_big, json_bytes, show_big
 from .language import page_setup
 from .outcome import show_warnings
@@ -74,7 +73,7 @@ def findings_table(frame: pd.DataFrame, lang: str = "en") -> pd.DataFrame:
 
 def build_views(frame: pd.DataFrame, lang: str = "en") -> Views:
     """The trace's tables and downloads; the findings worded in ``lang``."""
-    return Views(spans=analysis.spans(frame), depths=analysis.queue_depths(frame),
+    return Views(spans=stage_spans(frame), depths=queue_depths(frame),
                  labels=label_audit(frame).per_epoch, findings=findings_table(frame, lang),
                  batches=int((frame["kind"] == "batch_yield").sum()),
                  trace_json=json_bytes(trace_document(frame)), chrome_json=json_bytes(to_chrome_trace(frame)))
@@ -126,7 +125,7 @@ def _views(views: Views) -> None:
     if len(spans) > MAX_SPANS:
         st.caption(t("yourtrace.timeline.cut", shown=MAX_SPANS, total=len(spans)))
         spans = spans.head(MAX_SPANS)  # spans are sorted by start: the first MAX_SPANS of the trace
-    names = {stage: t(f"stage.{stage}") for stage in analysis.STAGES}
+    names = {stage: t(f"stage.{stage}") for stage in STAGES}
     lanes = {lane: t(f"timeline.lane.{lane}") for lane in ("main", "pin", "worker")}
     st.plotly_chart(timeline_figure(spans, x_title=t("timeline.x"), stage_names=names, lane_names=lanes,
                                     hover=t("timeline.hover")), theme=None)

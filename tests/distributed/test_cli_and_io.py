@@ -11,8 +11,8 @@ import torch
 
 from loaderlab import cli
 from loaderlab.scenarios.distributed import DistConfig, run
-from loaderlab.trace import distributed as dd
-from loaderlab.trace.io import TraceFileError, load_trace, load_trace_bytes, save_trace, trace_document
+from loaderlab.trace.ranks import analysis as dd
+from loaderlab.trace.files import load_trace, load_trace_bytes, save_trace, trace_document, TraceFileError
 
 FACTORY = textwrap.dedent("""
     import torch

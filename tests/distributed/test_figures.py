@@ -6,7 +6,7 @@ import pytest
 
 from loaderlab.figures.partitions import partition_figure, rank_label_figure, rank_lanes, rank_timeline_figure
 from loaderlab.scenarios.distributed import DistConfig, run
-from loaderlab.trace import distributed as dd
+from loaderlab.trace.ranks import analysis as dd
 
 CONFIG = DistConfig(world_size=3, n_samples=50, epochs=3, set_epoch=True, num_workers=1, cost_ms=0.0, batch_size=4)
 WORDS = dict(rank_name="rank {rank}", padded_name="padding copy", x_title="index", strip_title="who",

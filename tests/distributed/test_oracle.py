@@ -13,7 +13,7 @@ import pytest
 import torch
 
 from loaderlab.scenarios.distributed import DistConfig, run
-from loaderlab.trace import distributed as dd
+from loaderlab.trace.ranks import analysis as dd
 
 FAST = DistConfig(cost_ms=0.0, batch_size=4)
 CONFIGS = {
@@ -93,19 +93,19 @@ def test_ranks_share_no_sample_except_padding_copies(runs, name):
     ov = dd.overlap(runs[name])
     assert len(ov) == CONFIGS[name].epochs * CONFIGS[name].world_size * (CONFIGS[name].world_size - 1) // 2
     assert (ov["shared"] == ov["padded"]).all()
-    assert "overlap" not in {f.kind for f in dd.findings(runs[name])}
+    assert "overlap" not in {f.kind for f in dd.rank_findings(runs[name])}
 
 
 def test_a_forgotten_set_epoch_is_flagged_and_a_called_one_is_not(runs):
     forgot = runs["3 ranks, shuffled, set_epoch forgotten"]
     assert dd.set_epoch_forgotten(forgot)
     assert dd.order_repeats(forgot)["same_as_previous"].all()
-    finding = [f for f in dd.findings(forgot) if f.kind == "same_order_every_epoch"]
+    finding = [f for f in dd.rank_findings(forgot) if f.kind == "same_order_every_epoch"]
     assert finding and finding[0].severity == "warning" and finding[0].params == {"epochs": 2}
     called = runs["2 ranks, shuffled, padded"]
     assert not dd.set_epoch_forgotten(called)
     assert not dd.order_repeats(called)["same_as_previous"].any()
-    assert "same_order_every_epoch" not in {f.kind for f in dd.findings(called)}
+    assert "same_order_every_epoch" not in {f.kind for f in dd.rank_findings(called)}
 
 
 def test_an_unshuffled_sampler_repeats_its_order_without_being_flagged(runs):
@@ -115,10 +115,10 @@ def test_an_unshuffled_sampler_repeats_its_order_without_being_flagged(runs):
 
 
 def test_padding_and_drop_last_findings_name_the_counts(runs):
-    padded = {f.kind: f for f in dd.findings(runs["2 ranks, shuffled, padded"])}["padded"]
+    padded = {f.kind: f for f in dd.rank_findings(runs["2 ranks, shuffled, padded"])}["padded"]
     assert padded.params["count"] == 1
     assert padded.params["indices"] == str(global_list(CONFIGS["2 ranks, shuffled, padded"], 1)[0])
-    dropped = {f.kind: f for f in dd.findings(runs["4 ranks, in order, drop_last"])}["dropped"]
+    dropped = {f.kind: f for f in dd.rank_findings(runs["4 ranks, in order, drop_last"])}["dropped"]
     assert dropped.params == {"count": 2}
 
 

@@ -91,10 +91,10 @@ def test_ranks_that_hang_are_stopped_at_the_timeout(no_survivors):
 
 
 def test_ranks_seeded_differently_overlap_and_the_analysis_says_so(no_survivors):
-    from loaderlab.trace import distributed as dd
+    from loaderlab.trace.ranks import analysis as dd
 
     frame = record_ranks(seed_per_rank, 2)
-    overlap = {f.kind: f for f in dd.findings(frame)}["overlap"]
+    overlap = {f.kind: f for f in dd.rank_findings(frame)}["overlap"]
     assert overlap.severity == "error" and overlap.params["count"] > 0
 
 
@@ -130,7 +130,7 @@ def test_the_dashboard_config_names_the_bad_field(field, value, message):
 
 @pytest.mark.slow
 def test_spawned_ranks_record_the_same_partition_as_forked_ones(no_survivors):
-    from loaderlab.trace import distributed as dd
+    from loaderlab.trace.ranks import analysis as dd
 
     config = DistConfig(n_samples=20, cost_ms=0.0, set_epoch=True)
     forked = record_ranks(RankLoader(config), 2, 2, set_epoch=True)

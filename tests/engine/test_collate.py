@@ -17,9 +17,12 @@ import pytest
 import torch
 import torch.utils.data._utils.collate as torch_collate_module
 import torch.utils.data._utils.worker as torch_worker_module
-from torch.utils.data import DataLoader, Dataset
-from torch.utils.data import default_collate as torch_default_collate
-from torch.utils.data import default_convert as torch_default_convert
+from torch.utils.data import (
+    DataLoader,
+    Dataset,
+    default_collate as torch_default_collate,
+    default_convert as torch_default_convert,
+)
 
 from loaderlab.engine import collate as ll
 from loaderlab.engine.collate import default_collate, default_convert

@@ -1,7 +1,8 @@
-"""``events.ALL_KINDS`` is the whole event vocabulary, and the README's trace-format section names each kind.
+"""``events.ALL_KINDS`` is the whole event vocabulary, and the trace-format page (docs/trace-files.md, which the
+README links) names each kind.
 
-Trace files are read by people and by their own scripts; a kind the engine emits but the README does not
-name is a column value nobody can look up.
+Trace files are read by people and by their own scripts; a kind the engine emits but the docs do not name is a
+column value nobody can look up.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from pathlib import Path
 
 from loaderlab.engine import events
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+TRACE_FILES_DOC = Path(__file__).resolve().parents[2] / "docs" / "trace-files.md"
 
 
 def test_all_kinds_holds_every_kind_constant_of_the_events_module_once():
@@ -20,8 +21,8 @@ def test_all_kinds_holds_every_kind_constant_of_the_events_module_once():
     assert set(events.ALL_KINDS) == constants
 
 
-def test_the_readme_names_every_event_kind_in_its_kinds_paragraph():
-    text = README.read_text(encoding="utf-8")
+def test_the_trace_files_doc_names_every_event_kind_in_its_kinds_paragraph():
+    text = TRACE_FILES_DOC.read_text(encoding="utf-8")
     paragraph = text[text.index("Kinds, in pipeline order:"):]
     paragraph = paragraph[:paragraph.index("\n\n")]
     named = set(re.findall(r"`([a-z_]+)`", paragraph))

@@ -7,8 +7,7 @@ import numpy as np
 import pytest
 import torch
 
-from loaderlab.engine import events as ev
-from loaderlab.engine import fingerprint as fp
+from loaderlab.engine import events as ev, fingerprint as fp
 from loaderlab.engine.fingerprint import fingerprint
 
 

@@ -1,4 +1,4 @@
-"""The iterator's and loader's public hooks a recorder uses (``loaderlab.trace.session``) instead of privates."""
+"""The iterator's and loader's public hooks a recorder uses (``loaderlab.trace.recording.session``) instead of privates."""
 
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ import torch
 
 import loaderlab
 from loaderlab.figures.overview import MAX_LABELS, overview_figure
-from loaderlab.trace import bins
+from loaderlab.trace.tables import bins
 
 WORDS = dict(x_title="SECONDS", busy_title="BUSY", depth_title="DEPTH", label_title="LABELS", worker_name="W{k}",
              label_name="L{label}", other_name="OTHER")

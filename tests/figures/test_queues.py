@@ -1,4 +1,4 @@
-"""The queue snapshots (``loaderlab.trace.stays``) and the two queue figures that draw them, on real small runs.
+"""The queue snapshots (``loaderlab.trace.tables.stays``) and the two queue figures that draw them, on real small runs.
 
 Every trace comes from ``loaderlab.scenarios.run.run``. No assertion depends on how fast the machine is:
 a straggler of 200 ms against 1 ms samples decides which batches park, and everything else is counted.
@@ -11,10 +11,10 @@ import math
 import numpy as np
 import pytest
 
-from loaderlab.figures.queues import WORKER_COLOURS, queue_animation_figure, queue_depth_figure, row_label
-from loaderlab.scenarios.run import RunConfig, run
-from loaderlab.trace import analysis
-from loaderlab.trace.stays import MAX_FRAMES, queue_rows, queue_snapshots, queue_stays
+from loaderlab.figures.queues import queue_animation_figure, queue_depth_figure, row_label, WORKER_COLOURS
+from loaderlab.scenarios.run import run, RunConfig
+from loaderlab.trace.tables import queue_depths, queue_snapshots, queue_stays, waits
+from loaderlab.trace.tables.stays import MAX_FRAMES, queue_rows
 
 SMALL = dict(n_samples=48, batch_size=4, num_workers=2, cost_ms=1, consumer_ms=2)
 # Dataset index 10 sits in task 2, which round robin gives to worker 0: worker 1's tasks 3 and 5 are ready first.
@@ -25,7 +25,7 @@ IN_FLIGHT = ("index_queue", "worker", "result_queue", "pin", "data_queue", "reor
 
 
 def _snap(frame, **kw):
-    return queue_snapshots(frame, analysis.queue_depths(frame), **kw)
+    return queue_snapshots(frame, queue_depths(frame), **kw)
 
 
 def _animation(snap):
@@ -98,7 +98,7 @@ def test_outstanding_never_passes_the_cap_and_bounds_what_is_in_flight(in_order,
 
 
 def test_contents_agree_with_queue_depths(in_order):
-    depths = analysis.queue_depths(in_order)
+    depths = queue_depths(in_order)
     snap = queue_snapshots(in_order, depths)
     counted = snap.contents.groupby(["frame", "row", "k"]).size()
     for queue, row, k in [("index_queue[0]", "index_queue", 0), ("index_queue[1]", "index_queue", 1),
@@ -167,7 +167,7 @@ def test_animation_has_play_pause_a_time_slider_and_a_counter_per_frame(in_order
 
 
 def test_depth_figure_steps_every_queue_with_the_cap_dashed(in_order):
-    depths = analysis.queue_depths(in_order)
+    depths = queue_depths(in_order)
     end = float(in_order.events["t_s"].max())
     fig = queue_depth_figure(depths, cap=4.0, end_s=end, names={"outstanding": "OUT", "reorder": "RB"},
                              panel_titles={"outstanding": "a", "index": "b", "result": "c", "reorder": "d"},
@@ -202,7 +202,7 @@ def test_depths_are_computed_when_not_given(in_order):
 
 
 def test_the_figures_draw_the_trace_tables_numbers(in_order):
-    depths = analysis.queue_depths(in_order)
+    depths = queue_depths(in_order)
     snap = queue_snapshots(in_order, depths)
     fig = _animation(snap)
     drawn = [(f.name, sum(len(t.x) for t in f.data)) for f in fig.frames]

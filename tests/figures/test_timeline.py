@@ -1,6 +1,6 @@
 """The per-process timeline: one lane per process, capped idle time, and the stall outline.
 
-The figure draws ``loaderlab.trace.timeline.timeline_spans`` as it is: lanes and stall marks come from real
+The figure draws ``loaderlab.trace.tables.timeline.timeline_spans`` as it is: lanes and stall marks come from real
 small runs (``loaderlab.scenarios.run.run``), the capped-idle split is checked on a hand-made table whose
 answer can be worked out by hand, and the figure's capped seconds are ``worker_utilisation``'s.
 """
@@ -13,10 +13,12 @@ import pandas as pd
 import pytest
 
 from loaderlab.figures.timeline import MARK_COLOUR, timeline_figure
-from loaderlab.scenarios.run import RunConfig, run
-from loaderlab.trace import analysis, kinds
-from loaderlab.trace.findings import Finding, stall_findings
-from loaderlab.trace.timeline import CAPPED_IDLE, MARK, split_idle, timeline_spans
+from loaderlab.scenarios.run import run, RunConfig
+from loaderlab.trace.tables import CAPPED_IDLE, MARK, timeline_spans, waits, worker_utilisation
+from loaderlab.trace.core import kinds
+from loaderlab.trace.diagnosis.findings import Finding
+from loaderlab.trace.diagnosis import stall_findings
+from loaderlab.trace.tables.timeline import split_idle
 
 SMALL = dict(n_samples=48, batch_size=4, num_workers=2, cost_ms=1, consumer_ms=2)
 STRAGGLER = dict(SMALL, straggler_index=10, straggler_ms=200)  # index 10: task 2, worker 0
@@ -40,7 +42,7 @@ def _lanes(fig) -> set[str]:
 
 
 def test_one_lane_per_process_main_on_top(straggler):
-    fig = timeline_figure(analysis.spans(straggler), x_title="X!", stage_names={"fetch": "F!"})
+    fig = timeline_figure(waits.stage_spans(straggler), x_title="X!", stage_names={"fetch": "F!"})
     assert _lanes(fig) == {"main", "worker 0", "worker 1"}
     assert list(fig.layout.yaxis.categoryarray) == ["worker 1", "worker 0", "main"]  # drawn bottom-up
     assert fig.layout.xaxis.title.text == "X!"
@@ -50,7 +52,7 @@ def test_one_lane_per_process_main_on_top(straggler):
 
 def test_three_workers_and_the_pin_thread_get_their_own_lanes():
     frame = run(RunConfig(**dict(SMALL, num_workers=3, pin_memory=True)))
-    fig = timeline_figure(analysis.spans(frame))
+    fig = timeline_figure(waits.stage_spans(frame))
     assert list(fig.layout.yaxis.categoryarray) == ["worker 2", "worker 1", "worker 0", "pin", "main"]
     pin = next(trace for trace in fig.data if trace.name == "pin")
     assert set(pin.y) == {"pin"}  # the pin thread's spans, not on top of main's waits
@@ -115,10 +117,10 @@ def test_a_capped_run_shows_capped_idle_in_the_figure_as_many_seconds_as_worker_
     drawn: dict[str, float] = {}
     for lane, width in zip(bars.y, bars.x):
         drawn[lane] = drawn.get(lane, 0.0) + width
-    util = analysis.worker_utilisation(frame).groupby("worker")["capped_idle_s"].sum()
+    util = worker_utilisation(frame).groupby("worker")["capped_idle_s"].sum()
     assert drawn == pytest.approx({f"worker {w}": s for w, s in util.items() if s > 0})
     idle = sum(sum(t.x) for t in fig.data if t.name in ("idle", "CAPPED"))  # split, not lost or doubled
-    assert idle == pytest.approx(analysis.worker_utilisation(frame)["idle_s"].sum())
+    assert idle == pytest.approx(worker_utilisation(frame)["idle_s"].sum())
 
 
 def test_without_the_cap_idle_stays_whole():

@@ -13,11 +13,11 @@ import plotly.graph_objects as go
 import plotly.io as pio
 import pytest
 
-from loaderlab.figures.tour import BOX_NAME_KEYS, BOXES, HIGHLIGHT, NOTE_KEYS, SEGMENTS, journey_notes, tour_figure
-from loaderlab.trace.journey import batch_journey, handed_batches
-from loaderlab.scenarios.run import RunConfig, run
-from loaderlab.trace.analysis import main_wait
-from loaderlab.trace.tables import hand_overs, normal
+from loaderlab.figures.tour import (BOX_NAME_KEYS, BOXES, HIGHLIGHT, journey_notes, NOTE_KEYS, SEGMENTS,
+                                    tour_figure)
+from loaderlab.trace.tables import batch_journey, handed_batches, main_wait
+from loaderlab.scenarios.run import run, RunConfig
+from loaderlab.trace.core import hand_overs, normal
 
 SMALL = dict(n_samples=48, batch_size=4, num_workers=2, cost_ms=1, consumer_ms=2)
 # Dataset index 10 sits in task 2 (worker 0): worker 1's task 3 arrives first and parks until task 2 is in.

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from loaderlab.figures.transfer import TRANSFER_COLOURS, breakdown, transfer_timeline_figure, transfer_totals_figure
+from loaderlab.figures.transfer import (TRANSFER_COLOURS, breakdown, transfer_timeline_figure,
+                                        transfer_totals_figure)
 from loaderlab.scenarios.transfer import model_transfers, summarise
 
 MB = 1_000_000

@@ -11,8 +11,7 @@ import pandas.testing as pdt
 import pytest
 
 from loaderlab.jobs import follow, read, trace_paths
-from loaderlab.trace.columnar import TraceWriter, read_columnar
-from loaderlab.trace.io import TraceFileError
+from loaderlab.trace.files import read_columnar, TraceFileError, TraceWriter
 
 
 def chunk(start: int, n: int, loader: str = "train_loader") -> pd.DataFrame:

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from tests.trace.stock_causes import EXPECTED, LABEL_KEYS, SCRIPT, check
+from tests.helpers.stock_causes import EXPECTED, LABEL_KEYS, SCRIPT, check
 
 from loaderlab.cli.job_commands import split_run
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from loaderlab.jobs.read import load_any, select_loader
-from loaderlab.trace import distributed as dd
+from loaderlab.trace.ranks import analysis as dd
 from tests.jobs import scripts
 from tests.jobs.runner import TIMEOUT_S, cli, env, write
 

@@ -126,7 +126,7 @@ def test_a_library_re_creation_through_a_batch_sampler_shard_keeps_the_original(
 
 
 def test_a_wrapper_line_in_english_and_korean():
-    from loaderlab.trace.report import settings_lines
+    from loaderlab.trace.diagnosis.report import settings_lines
 
     found = {"batch_size": 32, "sampler": "RandomSampler",
              "wrapper": {"by": "accelerate", "inside": "accelerate.data_loader.DataLoaderShard",

@@ -8,12 +8,13 @@ import pytest
 from loaderlab.engine import events as ev
 from loaderlab.engine.memory import rss_bytes, shm_usage, uss_bytes
 from loaderlab.figures.memory import memory_figure
-from loaderlab.scenarios.run import RunConfig, run
-from loaderlab.trace import analysis, findings
-from loaderlab.trace.chrome import to_chrome_trace
-from loaderlab.trace.io import load_trace, save_trace
-from loaderlab.trace.memory import COLUMNS, memory_table
-from loaderlab.trace.frame import events_frame
+from loaderlab.scenarios.run import run, RunConfig
+from loaderlab.trace.tables import memory_table, waits
+from loaderlab.trace.diagnosis import findings
+from loaderlab.trace.export import to_chrome_trace
+from loaderlab.trace.files import load_trace, save_trace
+from loaderlab.trace.tables.memory import MEMORY_COLUMNS
+from loaderlab.trace.core import events_frame
 
 MB = 2**20
 
@@ -25,7 +26,7 @@ def frame() -> pd.DataFrame:
 
 def test_runs_sample_each_workers_memory(frame):
     table = memory_table(frame)
-    assert list(table.columns) == COLUMNS
+    assert list(table.columns) == MEMORY_COLUMNS
     assert set(table["worker"]) == {0, 1} and len(table) >= 4
     started = set(frame.query("kind == 'worker_start'")["arg0"])
     assert set(table["pid"]) == started
@@ -37,7 +38,7 @@ def test_runs_sample_each_workers_memory(frame):
 
 
 def test_memory_events_do_not_disturb_the_analysis(frame):
-    assert not analysis.spans(frame).empty
+    assert not waits.stage_spans(frame).empty
     kinds = {f.kind for f in findings.all_findings(frame)}
     assert not {"stalled_worker", "worker_vanished", "copy_on_access", "shm_nearly_full"} & kinds
 

@@ -13,9 +13,8 @@ import sys
 
 import pytest
 
-from loaderlab.scenarios.run import PRESETS, RunConfig, preset, run
-from loaderlab.trace.findings import all_findings
-from loaderlab.trace.verdict import verdict
+from loaderlab.scenarios.run import preset, PRESETS, run, RunConfig
+from loaderlab.trace.diagnosis import all_findings, verdict
 
 pytestmark = [pytest.mark.timing, pytest.mark.slow]  # judges real runs' timing: run alone
 

@@ -16,8 +16,8 @@ import torch
 from streamlit.testing.v1 import AppTest
 
 import loaderlab
-from loaderlab.trace import analysis
-from loaderlab.trace.verdict import verdict
+from loaderlab.trace.tables import waits
+from loaderlab.trace.diagnosis import verdict
 from loaderlab.ui import big_trace
 
 
@@ -88,7 +88,7 @@ def test_a_big_trace_shows_the_overview_then_a_window_at_its_start(big, frame):
     assert (shade["x0"], shade["x1"]) == pytest.approx((t0, t1))
     timeline = _spec(at, 1)
     assert timeline["layout"]["xaxis"]["range"] == pytest.approx([t0, t1])
-    assert 0 < _bars(timeline) < len(analysis.spans(frame)) / 3  # only the window's spans, not the run's
+    assert 0 < _bars(timeline) < len(waits.stage_spans(frame)) / 3  # only the window's spans, not the run's
     assert [d.proto.label for d in at.get("download_button")] == [
         "Download this window (LoaderLab JSON)", "Download this window for Perfetto (Chrome trace JSON)"]
 
@@ -133,14 +133,14 @@ def test_a_small_trace_is_drawn_whole_as_before(frame, fresh_cache):
     assert [d.proto.label for d in at.get("download_button")] == ["Download the trace (LoaderLab JSON)",
                                                                   "Download for Perfetto (Chrome trace JSON)"]
     assert len(at.get("plotly_chart")) == 3  # the whole timeline, queue depths, labels per epoch
-    assert _bars(_spec(at, 0)) == len(analysis.spans(frame))
+    assert _bars(_spec(at, 0)) == len(waits.stage_spans(frame))
 
 
 def test_an_uploaded_lltrace_past_the_threshold_opens_on_the_overview(monkeypatch, frame, tmp_path, fresh_cache):
     """The whole page: upload a columnar trace; its limit is said under the uploader."""
     from pathlib import Path
 
-    from loaderlab.trace.io import save_trace
+    from loaderlab.trace.files import save_trace
 
     st.cache_resource.clear()
     monkeypatch.setattr(big_trace, "BIG_EVENTS", 500)

@@ -14,7 +14,7 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from loaderlab import wording
+from loaderlab.texts import wording
 from loaderlab.lessons import LESSONS
 from loaderlab.ui.query_settings import settings_from_query, to_query
 from loaderlab.ui.texts import EN, KO, lessons_a, lessons_b, lessons_c

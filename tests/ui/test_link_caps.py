@@ -9,10 +9,9 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from loaderlab import wording
+from loaderlab.texts import wording, words
 from loaderlab.lessons import LESSONS
 from loaderlab.scenarios.limits import Limits
-from loaderlab.trace import finding_texts
 from loaderlab.ui.control_ranges import clamp, fit_link, ranges
 from loaderlab.ui.query_settings import to_query
 from loaderlab.ui.texts import EN, KO
@@ -51,7 +50,7 @@ def _open(script: str, query: dict[str, str], lang: str = "en", *, source: bool 
 
 
 # The diagnosis box (ui/diagnosis_view.py) leads with the run's verdict in bold; it is about the run, not the link.
-VERDICT_TITLES = tuple(f"**{wording.lookup(finding_texts.TEXTS, key, lang)}**" for key in finding_texts.TEXTS
+VERDICT_TITLES = tuple(f"**{wording.lookup(words.WORDS, key, lang)}**" for key in words.WORDS
                        if key.startswith("verdict.title.") for lang in wording.LANGUAGES)
 
 

@@ -84,7 +84,7 @@ def test_one_rerun_counts_the_runs_queue_stays_once(monkeypatch):
     Counted by ``main_pid``, which the body of ``queue_stays`` calls once whatever the run holds (a count of
     ``_first_leave`` calls depends on whether any batch was parked, which is up to the workers' timing)."""
     import loaderlab
-    from loaderlab.trace import stays
+    from loaderlab.trace.tables import stays
     calls = []
     real = stays.main_pid
     monkeypatch.setattr(stays, "main_pid", lambda *a, **k: calls.append(1) or real(*a, **k))

@@ -1,7 +1,7 @@
 """Every text exists in English and Korean with the same placeholders, and Korean follows the glossary.
 
 Covers the dashboard's texts (``loaderlab.ui.texts``) and the findings' and report's
-(``loaderlab.trace.finding_texts``). Pure dict checks: no streamlit run.
+(``loaderlab.texts.findings``). Pure dict checks: no streamlit run.
 """
 
 from __future__ import annotations
@@ -10,12 +10,11 @@ import re
 
 import pytest
 
-from loaderlab.trace import finding_texts
+from loaderlab.texts import wording, words
 from loaderlab.ui import texts
-from loaderlab import wording
-from loaderlab.ui.glossary import TERMS, english_terms
+from loaderlab.ui.glossary import english_terms, TERMS
 
-TABLES = {"ui": (texts.EN, texts.KO), "findings": (finding_texts.EN, finding_texts.KO)}
+TABLES = {"ui": (texts.EN, texts.KO), "findings": (words.EN, words.KO)}
 
 
 def prose(template) -> str:
@@ -92,7 +91,7 @@ def test_glossary_reads_words_not_code():
     assert english_terms("the worker processes and the workers") == ["worker process", "worker"]
 
 
-# --- the side-by-side tables and their one lookup (loaderlab.wording) ---------------------------------
+# --- the side-by-side tables and their one lookup (loaderlab.texts.wording) ---------------------------------
 
 
 def test_plural_picks_the_form_by_its_count():
@@ -123,16 +122,16 @@ def test_check_names_the_key_and_what_is_wrong(entry, says):
 
 
 def test_pages_and_findings_share_one_lookup():
-    words = {"batch": 4, "worker": 1, "blocked_s": 0.5, "epoch": 0, "index": 17, "fetch_s": 0.4}
+    evidence = {"batch": 4, "worker": 1, "blocked_s": 0.5, "epoch": 0, "index": 17, "fetch_s": 0.4}
     texts.set_language("ko")
     try:
-        assert texts.t("severity.warning") == finding_texts.text("severity.warning", "ko")
-        assert texts.t("finding.head_of_line", parked=1, **words) == finding_texts.text(
-            "finding.head_of_line", "ko", parked=1, **words)
+        assert texts.t("severity.warning") == words.text("severity.warning", "ko")
+        assert texts.t("finding.head_of_line", parked=1, **evidence) == words.text(
+            "finding.head_of_line", "ko", parked=1, **evidence)
     finally:
         texts.set_language("en")
-    assert "held 1 ready batch in" in texts.t("finding.head_of_line", parked=1, **words)
-    assert "held 3 ready batches in" in finding_texts.text("finding.head_of_line", "en", parked=3, **words)
+    assert "held 1 ready batch in" in texts.t("finding.head_of_line", parked=1, **evidence)
+    assert "held 3 ready batches in" in words.text("finding.head_of_line", "en", parked=3, **evidence)
 
 
 @pytest.mark.parametrize("table", [texts.EN, texts.KO])

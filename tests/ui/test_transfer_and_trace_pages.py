@@ -11,7 +11,7 @@ import torch
 from streamlit.testing.v1 import AppTest
 
 from loaderlab.scenarios.run import RunConfig, run
-from loaderlab.trace.io import load_trace_bytes, trace_document
+from loaderlab.trace.files import load_trace_bytes, trace_document
 from loaderlab.ui.trace_page import build_views, trace_from_upload
 
 ROOT = Path(__file__).resolve().parents[2]

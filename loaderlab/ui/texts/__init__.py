@@ -3,9 +3,9 @@
 One module per page holds that page's ``TEXTS`` table (``common`` holds the sidebar's and the home page's):
 each key (prefixed by the page: ``queues.title``) maps to ``{"en": …, "ko": …}``, the two languages side by
 side so that an edited English sentence cannot leave its Korean silently stale; a sentence whose English depends
-on a number is a :func:`loaderlab.wording.plural`. Entries are checked at import (both languages, the same
+on a number is a :func:`loaderlab.texts.wording.plural`. Entries are checked at import (both languages, the same
 placeholders). ``t(key, **params)`` looks a key up in the current language and formats it — the findings'
-words (:mod:`loaderlab.trace.finding_texts`) included, through the same lookup (:func:`loaderlab.wording.lookup`).
+words (:mod:`loaderlab.texts.words`) included, through the same lookup (:func:`loaderlab.texts.wording.lookup`).
 Parameter and API names (``num_workers``, ``collate_fn``…) stay as code in every language.
 
 To add a text: add one entry to the page's ``TEXTS``, English and Korean together, e.g.::
@@ -26,8 +26,7 @@ import threading
 from collections.abc import Callable
 from importlib import import_module
 
-from ...trace import finding_texts
-from ...wording import LANGUAGES, by_language, check, lookup
+from ...texts import by_language, check, LANGUAGES, lookup, WORDS
 
 PAGES = tuple(sorted(m.name for m in pkgutil.iter_modules(__path__)))  # every module in this package
 
@@ -45,9 +44,9 @@ def _load() -> dict[str, dict]:
 
 
 PAGE_TEXTS = _load()  # the dashboard's own entries
-if PAGE_TEXTS.keys() & finding_texts.TEXTS.keys():
-    raise KeyError(f"text keys defined twice: {sorted(PAGE_TEXTS.keys() & finding_texts.TEXTS.keys())}")
-ALL_TEXTS = {**finding_texts.TEXTS, **PAGE_TEXTS}  # what t() finds: the pages' words and the findings'
+if PAGE_TEXTS.keys() & WORDS.keys():
+    raise KeyError(f"text keys defined twice: {sorted(PAGE_TEXTS.keys() & WORDS.keys())}")
+ALL_TEXTS = {**WORDS, **PAGE_TEXTS}  # what t() finds: the pages' words and the findings'
 _BY_LANGUAGE = by_language(PAGE_TEXTS)
 EN, KO = _BY_LANGUAGE["en"], _BY_LANGUAGE["ko"]  # one language's page templates (tests, format_func helpers)
 TEXTS = _BY_LANGUAGE

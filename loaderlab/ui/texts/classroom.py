@@ -1,7 +1,7 @@
 """Words of the classroom: the waiting line for runs (``line.*``), the room in the sidebar and on the Lessons
 page (``room.*``) and the teacher's Room page (``room.page.*``, ``room.teacher.*``)."""
 
-from loaderlab.wording import plural
+from ...texts import plural
 
 TEXTS = {
     "line.next": {

@@ -1,6 +1,6 @@
 """Texts shared by every page: the sidebar, controls, choices, errors, the home page."""
 
-from loaderlab.wording import plural
+from ...texts import plural
 
 TEXTS = {
     "app.title": {

@@ -1,7 +1,7 @@
 """Words of the diagnosis box every page with findings leads with (:mod:`loaderlab.ui.diagnosis_view`).
 
 The verdict's own sentences and the suggestions' are the trace layer's (``verdict.*``, ``suggestion.*`` in
-:mod:`loaderlab.trace.finding_texts`); these are the box's controls.
+:mod:`loaderlab.texts.words`); these are the box's controls.
 """
 
 from __future__ import annotations

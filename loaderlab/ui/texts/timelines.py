@@ -1,6 +1,6 @@
 """Texts of the "Worker timelines" page: the Gantt of every process, its stalls, and the num_workers sweep."""
 
-from loaderlab.wording import plural
+from ...texts import plural
 
 TEXTS = {
     "timelines.title": {

@@ -1,0 +1,278 @@
+"""The words of the diagnosis, each key's English and Korean side by side: the bottleneck verdict
+(``verdict.*``), the replayed suggestions (``suggestion.*``) and replay's model notes (``replay.model.*``).
+
+Part of :data:`loaderlab.texts.words.WORDS` (look them up there). Knows nothing of how a
+verdict is reached.
+"""
+
+from .wording import plural
+
+TEXTS = {
+    "verdict.title.workers": {"en": "Bottleneck: the workers", "ko": "병목: 워커"},
+    "verdict.title.ipc": {"en": "Bottleneck: moving batches between processes",
+                          "ko": "병목: 프로세스 사이의 배치 전달"},
+    "verdict.title.startup": {"en": "Bottleneck: worker start-up", "ko": "병목: 워커 시작"},
+    "verdict.title.straggler": {"en": "Bottleneck: a few slow samples", "ko": "병목: 소수의 느린 샘플"},
+    "verdict.title.slow_worker": {"en": "Bottleneck: one slow worker", "ko": "병목: 느린 워커 하나"},
+    "verdict.title.consumer": {"en": "Bottleneck: your training step", "ko": "병목: 학습 단계"},
+    "verdict.title.main_process": {"en": "Bottleneck: loading in the main process",
+                                   "ko": "병목: 메인 프로세스에서의 로딩"},
+    "verdict.title.pin_memory": {"en": "Bottleneck: the pin-memory thread", "ko": "병목: 메모리 고정 스레드"},
+    "verdict.title.none": {"en": "Bottleneck: too short to say", "ko": "병목: 판단하기에 너무 짧음"},
+    "verdict.workers_cpu": {
+        "en": "Fetching is the slow part: the loop waited {share:.0%} of its time while the {workers} workers "
+            "were busy {busy:.0%} of theirs ({work_ms:.2f} ms of fetching and collating per batch, "
+            "{step_ms:.2f} ms of your step, median). More workers help, up to this machine's {cores} cores.",
+        "ko": "가져오기가 느린 부분입니다: 학습 루프는 시간의 {share:.0%}를 기다렸고, 워커 {workers}개는 "
+            "시간의 {busy:.0%} 동안 일했습니다(배치당 가져오기와 합치기 {work_ms:.2f} ms, 학습 단계 "
+            "중앙값 {step_ms:.2f} ms). 워커를 늘리면 이 컴퓨터의 코어 {cores}개까지는 빨라집니다.",
+    },
+    "verdict.workers_latency": {
+        "en": "Fetching is the slow part: the loop waited {share:.0%} of its time while the {workers} workers "
+            "were busy {busy:.0%} of theirs ({work_ms:.2f} ms of fetching and collating per batch, "
+            "{step_ms:.2f} ms of your step, median). The workers already fill this machine's {cores} cores: more "
+            "workers help only if fetching waits on disk or network (latency-bound), not if it computes.",
+        "ko": "가져오기가 느린 부분입니다: 학습 루프는 시간의 {share:.0%}를 기다렸고, 워커 {workers}개는 "
+            "시간의 {busy:.0%} 동안 일했습니다(배치당 가져오기와 합치기 {work_ms:.2f} ms, 학습 단계 "
+            "중앙값 {step_ms:.2f} ms). 워커가 이미 이 컴퓨터의 코어 {cores}개를 채웁니다: 가져오기가 디스크나 "
+            "네트워크를 기다리는 경우(지연 시간에 묶인 경우)에만 워커를 늘리면 빨라지고, 계산이라면 "
+            "빨라지지 않습니다.",
+    },
+    "verdict.ipc": {
+        "en": "Moving batches between processes is the slow part: the loop waited {share:.0%} of its time "
+            "while the workers were busy only {busy:.0%} of theirs. Each batch took {move_ms:.2f} ms from its "
+            "worker to the main process ({tensors} tensors, {size}), against {work_ms:.2f} ms to fetch "
+            "and collate it. More workers cannot fix this: fewer, bigger batches or fewer tensors per batch "
+            "can, or num_workers=0.",
+        "ko": "프로세스 사이에 배치를 옮기는 일이 느린 부분입니다: 학습 루프는 시간의 {share:.0%}를 "
+            "기다렸지만 워커는 시간의 {busy:.0%}만 일했습니다. 배치 하나가 워커에서 메인 프로세스까지 "
+            "{move_ms:.2f} ms 걸렸고(텐서 {tensors}개, {size}), 가져오고 콜레이트하는 데는 "
+            "{work_ms:.2f} ms 걸렸습니다. 워커를 늘려도 해결되지 않습니다: 더 적고 큰 배치, 배치당 더 "
+            "적은 텐서, 또는 num_workers=0이 해결합니다.",
+    },
+    "verdict.ipc_unknown_tensors": {
+        "en": "Moving batches between processes is the slow part: the loop waited {share:.0%} of its time "
+            "while the workers were busy only {busy:.0%} of theirs. Each batch took {move_ms:.2f} ms from its "
+            "worker to the main process ({size}), against {work_ms:.2f} ms to fetch and collate it. "
+            "More workers cannot fix this: fewer, bigger batches or fewer tensors per batch can, or "
+            "num_workers=0.",
+        "ko": "프로세스 사이에 배치를 옮기는 일이 느린 부분입니다: 학습 루프는 시간의 {share:.0%}를 "
+            "기다렸지만 워커는 시간의 {busy:.0%}만 일했습니다. 배치 하나가 워커에서 메인 프로세스까지 "
+            "{move_ms:.2f} ms 걸렸고({size}), 가져오고 콜레이트하는 데는 {work_ms:.2f} ms 걸렸습니다. "
+            "워커를 늘려도 해결되지 않습니다: 더 적고 큰 배치, 배치당 더 적은 텐서, 또는 num_workers=0이 "
+            "해결합니다.",
+    },
+    "verdict.startup": {
+        "en": "Worker start-up is the slow part: the waits for each epoch's first batch took {first_s:.3f} s, "
+            "{first_share:.0%} of the loop's time over {epochs} epochs (a worker took {startup_ms:.0f} ms to "
+            "start). persistent_workers=True starts them once; cheaper pickling of the dataset starts them "
+            "faster.",
+        "ko": "워커 시작이 느린 부분입니다: 에폭마다 첫 배치를 기다린 시간이 {first_s:.3f}초로, 에폭 "
+            "{epochs}개 동안 루프 시간의 {first_share:.0%}입니다(워커 하나가 시작하는 데 {startup_ms:.0f} ms). "
+            "persistent_workers=True로 두면 워커를 한 번만 시작하고, 데이터셋을 더 가볍게 피클하면 더 빨리 "
+            "시작합니다.",
+    },
+    "verdict.straggler": {
+        "en": "A few slow samples are the slow part: {count} of them cost {lost_s:.3f} s, {lost_share:.0%} "
+            "of the {wait_s:.3f} s the loop waited; in order, each holds every batch behind it. "
+            "in_order=False hands the others over meanwhile.",
+        "ko": "소수의 느린 샘플이 느린 부분입니다: 느린 샘플 {count}개가 {lost_s:.3f}초를 썼고, 이는 "
+            "학습 루프가 기다린 {wait_s:.3f}초의 {lost_share:.0%}입니다. 순서를 지키면 느린 샘플 하나가 "
+            "뒤의 배치를 모두 붙잡습니다. in_order=False로 두면 그동안 다른 배치를 넘겨 줍니다.",
+    },
+    "verdict.slow_worker": {
+        "en": "One worker is the slow part: worker {worker} took {ratio:.1f}x as long per sample as the others "
+            "({median_ms:.2f} ms against {others_ms:.2f} ms), and waiting for its batches cost {lost_s:.3f} s, "
+            "{lost_share:.0%} of the {wait_s:.3f} s the loop waited. More workers do not fix a worker that is "
+            "slow itself: look at what only it does (the samples it is given, a lock or a file it waits on).",
+        "ko": "워커 하나가 느린 부분입니다: 워커 {worker}는 샘플 하나에 다른 워커의 {ratio:.1f}배가 "
+            "걸렸고({median_ms:.2f} ms 대 {others_ms:.2f} ms), 그 워커의 배치를 기다린 시간이 {lost_s:.3f}초로 "
+            "학습 루프가 기다린 {wait_s:.3f}초의 {lost_share:.0%}입니다. 워커를 늘려도 스스로 느린 워커는 "
+            "고쳐지지 않습니다: 그 워커만 하는 일(받는 샘플, 기다리는 락이나 파일)을 살펴보세요.",
+    },
+    "verdict.consumer": {
+        "en": "Your training step is the slow part: it took {step_ms:.2f} ms per batch (median) and the loop waited "
+            "only {share:.0%} of its time ({wait_ms:.2f} ms per batch): the loader keeps up, so loader "
+            "settings will not make this run faster.",
+        "ko": "학습 단계가 느린 부분입니다: 배치당 중앙값 {step_ms:.2f} ms 걸렸고 학습 루프는 시간의 {share:.0%}만 "
+            "기다렸습니다(배치당 {wait_ms:.2f} ms). 로더가 따라오고 있으므로 로더 설정을 바꿔도 이 실행은 "
+            "빨라지지 않습니다.",
+    },
+    "verdict.consumer_shared": {
+        "en": "Your training step is the slow part: it took {step_ms:.2f} ms per batch (median) and the loop waited "
+            "only {share:.0%} of its time ({wait_ms:.2f} ms per batch). The loader keeps up, but its {workers} "
+            "workers and their hand-overs take time your step needs on this machine's {cores} cores, so fewer "
+            "workers make each batch faster.",
+        "ko": "학습 단계가 느린 부분입니다: 배치당 중앙값 {step_ms:.2f} ms 걸렸고 학습 루프는 시간의 {share:.0%}만 "
+            "기다렸습니다(배치당 {wait_ms:.2f} ms). 로더는 따라오지만, 워커 {workers}개와 그 배치 전달이 이 컴퓨터의 "
+            "코어 {cores}개에서 학습 단계에 필요한 시간을 빼앗으므로 워커를 줄이면 배치마다 빨라집니다.",
+    },
+    "verdict.main_process": {
+        "en": "Loading inside the loop is the slow part: with num_workers=0 the loop spent {share:.0%} of its "
+            "time fetching and collating ({work_ms:.2f} ms per batch, against {step_ms:.2f} ms of your step, median). "
+            "Workers would load while your step runs.",
+        "ko": "루프 안에서의 로딩이 느린 부분입니다: num_workers=0이라 학습 루프가 시간의 {share:.0%}를 "
+            "가져오고 합치는 데 썼습니다(배치당 {work_ms:.2f} ms, 학습 단계는 중앙값 {step_ms:.2f} ms). 워커를 "
+            "쓰면 학습 단계가 도는 동안 로딩합니다.",
+    },
+    "verdict.pin_memory": {
+        "en": "The pin-memory thread is the slow part: it took {pin_ms:.2f} ms per batch, {pin_share:.0%} of "
+            "the loop's time, while the loop waited {share:.0%} of its time. pin_memory=False skips it.",
+        "ko": "메모리 고정 스레드가 느린 부분입니다: 배치당 {pin_ms:.2f} ms, 루프 시간의 {pin_share:.0%}를 "
+            "썼고, 학습 루프는 시간의 {share:.0%}를 기다렸습니다. pin_memory=False로 두면 건너뜁니다.",
+    },
+    "verdict.none": {
+        "en": plural("batches",
+                     one="Too short to say: {batches} batch in {wall_s:.3f} s (a verdict needs at least "
+                         "{min_batches}).",
+                     other="Too short to say: {batches} batches in {wall_s:.3f} s (a verdict needs at least "
+                           "{min_batches})."),
+        "ko": "판단하기에 너무 짧습니다: {wall_s:.3f}초 동안 배치 {batches}개(판단하려면 최소 "
+            "{min_batches}개가 필요합니다).",
+    },
+    "suggestion.change": {
+        "en": "{change}: {speedup:.2f}x the samples per second, as this trace's measured costs predict "
+            "({before:.0f} → {after:.0f} samples/s).",
+        "ko": "{change}: 이 트레이스에서 잰 비용으로 예측하면 초당 샘플 수가 {speedup:.2f}배가 "
+            "됩니다(초당 {before:.0f} → {after:.0f}개).",
+    },
+    "suggestion.fewer_bytes": {
+        "en": "{factor:.0f}x fewer bytes per batch (e.g. uint8 samples, converted and normalised on the GPU; "
+            "no loader setting does this)",
+        "ko": "배치당 바이트를 {factor:.0f}배 줄이기(예: uint8 샘플을 GPU에서 변환·정규화; 로더 설정으로는 "
+            "할 수 없습니다)",
+    },
+    "suggestion.note.workers_main": {
+        "en": "The fewest workers that keep up with your step ({step_ms:.2f} ms per batch, median).",
+        "ko": "학습 단계(배치당 중앙값 {step_ms:.2f} ms)를 따라가는 가장 적은 워커 수입니다.",
+    },
+    "suggestion.note.workers_cores": {
+        "en": "Fetching computes, so this machine's {cores} cores cap it: more workers would share them.",
+        "ko": "가져오기가 계산이라 이 컴퓨터의 코어 {cores}개가 한계입니다: 워커를 더 늘려도 코어를 나눠 쓸 "
+            "뿐입니다.",
+    },
+    "suggestion.note.workers_pin": {
+        "en": "With these workers the pin-memory thread becomes the slow part.",
+        "ko": "이 워커 수에서는 메모리 고정 스레드가 느린 부분이 됩니다.",
+    },
+    "suggestion.note.workers_none": {
+        "en": "No worker count keeps up with your step ({step_ms:.2f} ms per batch, median); this is the most "
+            "that still helps. Cheaper samples would help more.",
+        "ko": "어떤 워커 수로도 학습 단계(배치당 중앙값 {step_ms:.2f} ms)를 따라가지 못합니다. 이 값이 "
+            "그래도 도움이 되는 최대치입니다. 샘플을 더 싸게 만드는 편이 더 도움이 됩니다.",
+    },
+    "suggestion.note.batch": {
+        "en": "Assumes your step's time grows with the batch (a GPU step often grows less).",
+        "ko": "학습 단계 시간이 배치 크기에 비례해 늘어난다고 가정합니다(GPU 단계는 대개 덜 늘어납니다).",
+    },
+    "suggestion.note.pageable": {
+        "en": "Charges your step a pageable copy of each batch to the GPU at an assumed {pageable_gbps:.0f} GB/s "
+            "(not measured on your GPU).",
+        "ko": "각 배치를 GPU로 보내는 페이지 가능 메모리 복사를 가정한 {pageable_gbps:.0f} GB/s로 학습 "
+            "단계에 더했습니다(사용자의 GPU에서 잰 값이 아닙니다).",
+    },
+    "suggestion.note.in_loop": {
+        "en": "The loop then collates itself: no shared memory (assumed {shm_gbps:.0f} GB/s) and no move "
+            "between processes; a plain copy at an assumed {copy_gbps:.0f} GB/s.",
+        "ko": "그러면 루프가 직접 콜레이트합니다: 공유 메모리(가정 {shm_gbps:.0f} GB/s)도 프로세스 간 이동도 "
+            "없고, 가정한 {copy_gbps:.0f} GB/s의 일반 복사만 합니다.",
+    },
+    "suggestion.note.assumed_move": {
+        "en": "This run had no workers, so moving each batch from one is assumed ({tensors} tensors at "
+            "50 µs each, shared memory at {shm_gbps:.0f} GB/s), not measured.",
+        "ko": "이 실행에는 워커가 없어서, 워커에서 배치를 옮기는 비용은 잰 값이 아니라 가정한 값입니다(텐서 "
+            "{tensors}개에 각 50 µs, 공유 메모리 {shm_gbps:.0f} GB/s).",
+    },
+    "suggestion.note.cores": {
+        "en": "Your step, the loop and {workers} workers would share this machine's {cores} cores less thinly.",
+        "ko": "학습 단계, 루프, 워커 {workers}개가 이 컴퓨터의 코어 {cores}개를 덜 빠듯하게 나눠 씁니다.",
+    },
+    "suggestion.none": {
+        "en": "No loader setting to suggest: {why}",
+        "ko": "제안할 로더 설정이 없습니다: {why}",
+    },
+    "suggestion.why.consumer": {
+        "en": "the loader already keeps up with your step.",
+        "ko": "로더가 이미 학습 단계를 따라가고 있습니다.",
+    },
+    "suggestion.why.none": {
+        "en": "the run is too short to tell.",
+        "ko": "실행이 너무 짧아 판단할 수 없습니다.",
+    },
+    "suggestion.why.no_gain": {
+        "en": "no change this trace's cost model covers is predicted at least 1.05x faster.",
+        "ko": "이 트레이스의 비용 모델이 다루는 어떤 변경도 1.05배 이상 빨라진다고 예측되지 않습니다.",
+    },
+    "suggestion.why.no_replay": {
+        "en": "this trace has no per-batch fetch, collate and step times to predict from.",
+        "ko": "이 트레이스에는 예측에 쓸 배치별 가져오기·콜레이트·학습 단계 시간이 없습니다.",
+    },
+    "suggestion.why.unmodelled_straggler": {
+        "en": "in_order=False or a larger prefetch_factor may help, but the cost model does not know the order "
+            "samples arrive in, so it claims nothing (replay the trace to measure them).",
+        "ko": "in_order=False나 더 큰 prefetch_factor가 도움이 될 수 있지만, 비용 모델은 샘플이 도착하는 "
+            "순서를 모르므로 아무것도 주장하지 않습니다(측정하려면 트레이스를 재생하세요).",
+    },
+    "suggestion.why.unmodelled_slow_worker": {
+        "en": "the cost model cannot tell what makes one worker slow, so it claims nothing.",
+        "ko": "비용 모델은 한 워커가 왜 느린지 알 수 없으므로 아무것도 주장하지 않습니다.",
+    },
+    "replay.model.capped": {
+        "en": plural(
+            "cores",
+            one="model: {num_workers} workers on this machine's {cores} core: the recorded sample time is "
+                "replayed as CPU work, one sample at a time, so workers beyond {cores} add no "
+                "speed here. If that time was waiting (disk, network), replay with io_bound=True "
+                "(--io-bound).",
+            other="model: {num_workers} workers on this machine's {cores} cores: the recorded sample time "
+                "is replayed as CPU work, at most {cores} samples at once, so workers beyond {cores} add "
+                "no speed here. If that time was waiting (disk, network), replay with io_bound=True "
+                "(--io-bound)."),
+        "ko": "모델: 이 컴퓨터의 코어 {cores}개에서 워커 {num_workers}개. 기록된 샘플 시간을 CPU 작업으로 "
+            "재생하므로 한 번에 최대 {cores}개 샘플만 처리되고, {cores}개를 넘는 워커는 여기서 속도를 "
+            "더하지 않습니다. 그 시간이 대기(디스크, 네트워크)였다면 io_bound=True(--io-bound)로 재생하세요.",
+    },
+    "replay.model.io_bound": {
+        "en": plural(
+            "cores",
+            one="model: the recorded sample time is replayed as waiting (io_bound), which does not "
+                "compete for cores: {num_workers} workers are modelled as {num_workers} at once although "
+                "this machine has {cores} core. CPU-bound loading would not speed up past {cores} "
+                "workers.",
+            other="model: the recorded sample time is replayed as waiting (io_bound), which does not "
+                "compete for cores: {num_workers} workers are modelled as {num_workers} at once although "
+                "this machine has {cores} cores. CPU-bound loading would not speed up past {cores} "
+                "workers."),
+        "ko": "모델: 기록된 샘플 시간을 대기(io_bound)로 재생하며, 대기는 코어를 두고 경쟁하지 않습니다. "
+            "이 컴퓨터의 코어는 {cores}개지만 워커 {num_workers}개가 동시에 도는 것으로 모델링됩니다. "
+            "CPU 작업이 대부분인 로딩이라면 워커 {cores}개를 넘어서는 빨라지지 않습니다.",
+    },
+    "replay.model.fits": {
+        "en": plural(
+            "num_workers",
+            one=plural(
+                    "cores",
+                    one="model: the recorded sample time is replayed in {num_workers} worker, within this "
+                        "machine's {cores} core.",
+                    other="model: the recorded sample time is replayed in {num_workers} worker, within this "
+                        "machine's {cores} cores."),
+            other=plural(
+                    "cores",
+                    one="model: the recorded sample time is replayed in {num_workers} workers, within "
+                        "this machine's {cores} core.",
+                    other="model: the recorded sample time is replayed in {num_workers} workers, within "
+                        "this machine's {cores} cores.")),
+        "ko": "모델: 기록된 샘플 시간을 워커 {num_workers}개로 재생합니다. 이 컴퓨터의 코어 {cores}개 "
+            "안에서 돕니다.",
+    },
+    "replay.model.main": {
+        "en": "model: the recorded sample time is replayed in the main process (num_workers=0).",
+        "ko": "모델: 기록된 샘플 시간을 메인 프로세스에서 재생합니다(num_workers=0).",
+    },
+    "replay.model.unknown": {
+        "en": "model: this machine's core count is unknown, so the replay does not cap parallelism at the "
+            "cores: {num_workers} workers are modelled as {num_workers} at once.",
+        "ko": "모델: 이 컴퓨터의 코어 수를 알 수 없어 코어 수로 병렬성을 제한하지 않습니다. 워커 "
+            "{num_workers}개가 동시에 도는 것으로 모델링됩니다.",
+    },
+}

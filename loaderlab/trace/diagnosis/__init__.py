@@ -1,0 +1,32 @@
+"""The diagnosis of a run: its summary, the measured costs and the model that predicts a change's effect, the
+bottleneck verdict, the findings, the suggestions, the plain-text report and the JSON document.
+
+Builds on the tables (:mod:`loaderlab.trace.tables`, :mod:`loaderlab.trace.ranks`) and the words
+(:mod:`loaderlab.texts`); knows nothing of plotly or streamlit.
+"""
+
+from ...faces import lazy_face
+
+_HOMES = {
+    "CONSUMER": ".bottleneck",
+    "NONE": ".bottleneck",
+    "Verdict": ".bottleneck",
+    "verdict": ".bottleneck",
+    "diagnose": ".document",
+    "Finding": ".findings",
+    "all_findings": ".findings",
+    "correctness_findings": ".findings",
+    "label_findings": ".findings",
+    "memory_findings": ".findings",
+    "padding_findings": ".findings",
+    "stall_findings": ".findings",
+    "report_text": ".report",
+    "REPLAY_SAMPLES": ".suggestions",
+    "replayable": ".suggestions",
+    "suggest": ".suggestions",
+    "why_none": ".suggestions",
+    "summarise": ".summary",
+}
+
+__all__ = sorted(_HOMES)
+__getattr__, __dir__ = lazy_face(__name__, _HOMES)

@@ -1,0 +1,150 @@
+"""The bottleneck verdict: which one cause held the training loop back, named from a fixed vocabulary.
+
+Twin of nothing in torch (TensorFlow's input-pipeline analyzer says "input-bound" but not why). Reads a
+:class:`~loaderlab.trace.diagnosis.summary.RunSummary` (and the straggler check of :mod:`loaderlab.trace.tables.slow`) and decides, in this
+order, with the numbers that decided it kept as the verdict's evidence:
+
+1. ``none``: fewer than :data:`MIN_BATCHES` batches, or no loop time at all: too short to say.
+2. ``startup``: the waits before each epoch's first batch, as far as worker start-up explains them (at
+   most the epochs × the 90th-percentile start-up), are at least :data:`STARTUP_SHARE` of the loop's time
+   (those waits + the later waits + the loop body).
+3. ``consumer``: the loop waited at most :data:`LOADER_BOUND_SHARE` of its time (the one wait share,
+   :func:`~loaderlab.trace.tables.waits.loop_wait`): the step is the slow part; the loader keeps up. Worded
+   ``consumer_shared`` where the cost model (:mod:`loaderlab.trace.diagnosis.predict`) says the workers and their hand-overs still
+   take time the step needs (``num_workers=0`` shortens each batch).
+4. ``main_process``: ``num_workers=0`` and the loop mostly waited: fetching inside the loop dominates.
+5. ``pin_memory``: the pin thread was busy at least :data:`PIN_SHARE` of the loop's time.
+6. ``straggler``: slow samples (:func:`~loaderlab.trace.tables.slow.stragglers`) cost at least
+   :data:`STRAGGLER_SHARE` of the loop's wait: in order, one slow sample holds every batch behind it.
+7. ``slow_worker``: one worker's samples take :data:`~loaderlab.trace.tables.slow.SLOW_WORKER_RATIO` × the
+   others' (:func:`~loaderlab.trace.tables.slow.slow_workers`) and waiting for its batches cost at least
+   :data:`STRAGGLER_SHARE` of the loop's wait: more workers do not fix a worker that is slow itself. No
+   setting is suggested (the replay cannot model what makes one worker slow).
+8. ``workers``: the workers were busy at least :data:`WORKERS_BUSY` of their lives: fetching is the slow
+   part, more workers help (CPU-bound up to the cores, latency-bound beyond them).
+9. ``ipc``: otherwise: the loop waited while the workers mostly idled, so the time went between them —
+   moving each batch from a worker to the main process (tiny batches, many tensors per batch).
+
+The step time it quotes is a median without each epoch's first step (a first CUDA step drags a mean up).
+Knows nothing of words (:mod:`loaderlab.texts.words` words each kind: ``verdict.<key>``), plotly or streamlit.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+
+from ...engine.cores import cpu_count
+from ...texts import text
+from ..core import normal, size_text
+from .costs import measured_costs, step_medians, usable
+from .predict import calibrated, shortens_steady
+from ..tables import sample_fetches, slow_workers, stragglers
+from .summary import events, RunSummary, summarise
+
+WORKERS, IPC, STARTUP, STRAGGLER, SLOW_WORKER, CONSUMER, MAIN_PROCESS, PIN_MEMORY, NONE = (
+    "workers", "ipc", "startup", "straggler", "slow_worker", "consumer", "main_process", "pin_memory", "none")
+VERDICT_KINDS = (WORKERS, IPC, STARTUP, STRAGGLER, SLOW_WORKER, CONSUMER, MAIN_PROCESS, PIN_MEMORY, NONE)
+
+MIN_BATCHES = 8
+LOADER_BOUND_SHARE = 0.5  # the loader-bound finding's threshold: above it the loop mostly waited
+STARTUP_SHARE = 0.5
+PIN_SHARE = 0.5
+STRAGGLER_SHARE = 0.5  # slow samples must explain half the waiting: on a busy machine a few sleeps stretch
+WORKERS_BUSY = 0.6  # below it the workers mostly idled while the loop waited: the time went elsewhere
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The cause (``kind``, one of :data:`VERDICT_KINDS`), the wording's ``key`` and the deciding numbers."""
+
+    kind: str
+    key: str
+    evidence: dict[str, Any] = field(default_factory=dict)
+    batch: int | None = None
+    worker: int | None = None
+    index: int | None = None
+
+    def text(self, lang: str = "en") -> str:
+        return text(f"verdict.{self.key}", lang, **self.evidence)
+
+    def title(self, lang: str = "en") -> str:
+        return text(f"verdict.title.{self.kind}", lang)
+
+    def as_dict(self, lang: str = "en") -> dict[str, Any]:
+        out = {"kind": self.kind, "text": self.text(lang), **self.evidence}
+        out.update({k: getattr(self, k) for k in ("batch", "worker", "index") if getattr(self, k) is not None})
+        return out
+
+
+def _ms(seconds: float) -> float:
+    return seconds * 1e3 if not math.isnan(seconds) else math.nan
+
+
+def _workers_take_from_step(frame: Any, s: RunSummary) -> bool:
+    """Whether, with the step the slow part, dropping the workers would still shorten each batch: they and their
+    hand-overs take the cores or the main process's time the step needs (the cost model's steady state)."""
+    if not s.num_workers:
+        return False
+    c = measured_costs(frame, s)
+    return usable(c) and shortens_steady(calibrated(c), {"num_workers": 0})
+
+
+def verdict(frame: Any, summary: RunSummary | None = None) -> Verdict:
+    """The run's :class:`Verdict` (see the module docstring for the order of the checks)."""
+    s = summarise(frame) if summary is None else summary
+    loop = s.loop
+    total = loop.first_wait_s + loop.wait_s + loop.consume_s
+    batches = max(s.batches, 1)
+    common = {"share": loop.share if not math.isnan(loop.share) else 0.0, "wait_s": loop.wait_s,
+              "step_ms": _ms(step_medians(frame)[0]), "batches": s.batches, "wall_s": s.wall_s}
+    if s.batches < MIN_BATCHES or total <= 0:
+        return Verdict(NONE, NONE, {"batches": s.batches, "min_batches": MIN_BATCHES, "wall_s": s.wall_s})
+    started = s.stage("startup")  # the first waits, as far as worker start-up explains them
+    startup_s = min(loop.first_wait_s, s.epochs * started.p90_s) if started.count else 0.0
+    if s.num_workers and startup_s >= STARTUP_SHARE * total:
+        return Verdict(STARTUP, STARTUP, {**common, "first_s": loop.first_wait_s,
+                                          "first_share": loop.first_wait_s / total, "epochs": s.epochs,
+                                          "startup_ms": _ms(started.p50_s)})
+    if math.isnan(loop.share) or loop.share <= LOADER_BOUND_SHARE:
+        shared = _workers_take_from_step(frame, s)
+        return Verdict(CONSUMER, "consumer_shared" if shared else CONSUMER,
+                       {**common, "wait_ms": _ms(loop.wait_s / batches), "workers": s.num_workers,
+                        "cores": cpu_count() or 0})
+    work_ms = _ms((s.stage("fetch").total_s + s.stage("collate").total_s) / batches)
+    if not s.num_workers:
+        return Verdict(MAIN_PROCESS, MAIN_PROCESS, {**common, "work_ms": work_ms})
+    pin = s.stage("pin")
+    if pin.count and pin.total_s >= PIN_SHARE * total:
+        return Verdict(PIN_MEMORY, PIN_MEMORY, {**common, "pin_ms": _ms(pin.p50_s), "pin_share": pin.total_s / total})
+    table = normal(events(frame))
+    samples = sample_fetches(table)
+    slow = stragglers(table, samples)
+    if slow and slow[0]["lost_s"] >= STRAGGLER_SHARE * loop.wait_s:
+        found = slow[0]
+        return Verdict(STRAGGLER, STRAGGLER, {**common, "count": int(found["count"]), "lost_s": found["lost_s"],
+                                              "lost_share": found["lost_s"] / max(loop.wait_s, 1e-12)},
+                       batch=found.get("batch"), worker=found.get("worker"), index=found.get("index"))
+    paid = [w for w in slow_workers(table, loop, samples)
+            if w["key"] == "slow_worker" and w["cost_s"] >= STRAGGLER_SHARE * loop.wait_s]
+    if paid:
+        found = max(paid, key=lambda w: w["cost_s"])
+        return Verdict(SLOW_WORKER, SLOW_WORKER, {**common, "worker": found["worker"], "ratio": found["ratio"], "median_ms": found["median_ms"],
+                                                  "others_ms": found["others_ms"], "lost_s": found["cost_s"],
+                                                  "lost_share": found["cost_s"] / max(loop.wait_s, 1e-12)},
+                       worker=found["worker"])
+    busy = s.worker_busy_share if not math.isnan(s.worker_busy_share) else 0.0
+    if busy >= WORKERS_BUSY:
+        cores = cpu_count()
+        key = "workers_latency" if cores is not None and s.num_workers >= cores else "workers_cpu"
+        return Verdict(WORKERS, key, {**common, "busy": busy, "workers": s.num_workers,
+                                      "cores": cores if cores is not None else 0, "work_ms": work_ms})
+    move = s.stage("move")
+    tensors = s.payload.tensors
+    return Verdict(IPC, IPC if not math.isnan(tensors) else "ipc_unknown_tensors",
+                   {**common, "busy": busy, "move_ms": _ms(move.p50_s), "work_ms": work_ms,
+                    "tensors": int(tensors) if not math.isnan(tensors) else 0,
+                    "kib": (s.payload.nbytes / 1024) if not math.isnan(s.payload.nbytes) else 0.0,
+                    "size": size_text(s.payload.nbytes)})

@@ -1,0 +1,252 @@
+"""The measured costs a prediction must reproduce, read from one trace: a pure function of its events.
+
+Twin of nothing in torch. :func:`measured_costs` returns a :class:`Costs`: per batch, what a worker spends
+(fetching its samples, collating them into shared memory), what the main process spends receiving a batch
+from a worker (as a function of the batch's bytes and tensors), the pin thread's time per byte, the
+training step's own time (a median, the first step of each epoch apart: a first CUDA step drags a mean
+up), and a worker's start-up. :mod:`loaderlab.trace.diagnosis.predict` turns them into samples per second under other settings.
+
+Where the trace cannot tell a cost apart, a stated assumption (``ASSUMED``) stands in and the costs say
+which (``assumed``), so that the words can say so. Knows nothing of torch's runtime, plotly or streamlit;
+no re-runs, no clocks: the same trace gives the same costs.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from ...engine import events as ev
+from ...engine.cores import cpu_count
+from .summary import events, RunSummary, summarise
+from ..core import hand_overs, normal, paired_rows, rows
+
+# Assumed where the trace cannot measure it (bytes per second; measured on a 2-core machine with
+# float32 batches of 19.7 MB: collating in the main process copies at about 10 GB/s, collating the same
+# batch in a worker, into fresh shared memory, at about 1 GB/s — page faults of a new segment).
+COPY_BPS = 10e9
+SHM_BPS = 1e9
+# glibc hands an allocation above its largest mmap threshold (32 MiB on 64-bit) straight to mmap, so each such
+# batch's pages fault in anew: a 77 MB float32 batch collated in the main process here took 27 ms (2.8 GB/s)
+# where a 19 MB one took 1.5-1.8 ms (10.9 GB/s) — the faults cost about 1 s per 4 GB beyond the copy itself.
+# (A loop over 19 MB batches still took 2.3-7.0 ms a batch in all, run to run: below the threshold, whether
+# freed pages go back to the system depends on the heap's state, which no trace shows.)
+MMAP_MAX = 32 * 2**20
+FAULT_BPS = 4e9
+RECV_TENSOR_S = 50e-6  # receiving one tensor from a worker: its file descriptor, a mapping (no bytes copied)
+RECV_BPS = 20e9  # unmapping a received batch's shared memory when it is dropped
+# A pageable host→GPU copy (loaderlab.scenarios.transfer's assumption; measured 6.8-9 GB/s on an H200).
+PAGEABLE_BPS = 6e9
+ASSUMED = {"copy_gbps": COPY_BPS / 1e9, "shm_gbps": SHM_BPS / 1e9, "pageable_gbps": PAGEABLE_BPS / 1e9}
+COMPUTING = 0.5  # a batch on CPU at least half its own time computes: the cores cap how many run at once
+CONTENDED = 0.2  # workers that waited for a core this share of their batches' wall time did not get the cores
+RECV_MIN_BPS = 1e9  # receiving maps and unmaps, copying nothing: a measured receive slower than this waited
+
+
+def copy_s(nbytes: float) -> float:
+    """A plain copy of ``nbytes`` into freshly allocated memory in one process (the main process's collate)."""
+    if not nbytes > 0:
+        return 0.0
+    return nbytes / COPY_BPS + (nbytes / FAULT_BPS if nbytes > MMAP_MAX else 0.0)
+
+
+@dataclass(frozen=True)
+class Costs:
+    """Seconds per batch (at the recorded ``batch_size``) unless named otherwise; NaN: not measured."""
+
+    batch_size: int
+    samples: float  # per epoch
+    epochs: int
+    num_workers: int
+    cores: float  # the cores the run's processes had (see _cores)
+    pin_memory: bool
+    persistent: bool
+    fetch_s: float  # a batch's samples, the worker's own time (its waits for a core taken out)
+    collate_s: float  # as collated where recorded (in a worker: into shared memory)
+    computing: bool  # fetching computes (cores cap the workers) rather than waits
+    nbytes: float
+    tensors: float
+    recv_s: float  # main's receive of a ready batch from a worker (0 without workers)
+    pin_s: float  # the pin stage per batch (0 when nothing was pinned)
+    step_s: float  # median step, first steps apart
+    first_step_s: float
+    startup_s: float  # one worker's start-up (median)
+    spawn_s: float = 0.0  # the main process's time to start one more worker (median gap between workers' starts)
+    observed_s: float = math.nan  # the loop's steady time per batch (its waits and steps, first waits apart)
+    handover_s: float = 0.0  # with workers: what the other costs leave of observed_s (see predict.calibrated)
+    assumed: tuple[str, ...] = field(default=())  # which ASSUMED figures the costs lean on
+
+    def move_s(self, nbytes: float, tensors: float | None = None) -> float:
+        """Main's receive of a batch of ``nbytes`` bytes and ``tensors`` tensors: a part per tensor and a part
+        per byte, the per-byte part scaled from the measured receive of this trace's batches."""
+        tensors = self.tensors if tensors is None else tensors
+        t = 0.0 if math.isnan(tensors) else tensors
+        by_bytes = self.handover_bytes_s
+        rest = self.handover_s - by_bytes
+        per_byte = by_bytes / self.nbytes if self.nbytes > 0 else 0.0
+        return t * RECV_TENSOR_S + nbytes * (self.recv_per_byte + per_byte) + rest
+
+    @property
+    def handover_bytes_s(self) -> float:
+        """The part of the hand-over that scales with bytes: at most the batch's bytes at RECV_MIN_BPS."""
+        return min(self.handover_s, self.nbytes / RECV_MIN_BPS) if self.nbytes > 0 else 0.0
+
+    @property
+    def recv_per_byte(self) -> float:
+        t = 0.0 if math.isnan(self.tensors) else self.tensors
+        if self.num_workers and not math.isnan(self.recv_s) and self.nbytes > 0:
+            return max(0.0, self.recv_s - t * RECV_TENSOR_S) / self.nbytes
+        return 1.0 / RECV_BPS
+
+    @property
+    def shm_s(self) -> float:
+        """The part of a worker's collate that writing into fresh shared memory costs (assumed bandwidth)."""
+        if not self.nbytes > 0:
+            return 0.0
+        return min(self.collate_s, self.nbytes / SHM_BPS) if self.num_workers else self.nbytes / SHM_BPS
+
+    @property
+    def main_collate_s(self) -> float:
+        """The batch's collate in the main process (no shared memory: a plain copy)."""
+        if not self.num_workers:
+            return self.collate_s
+        return min(self.collate_s, self.collate_s - self.shm_s + copy_s(self.nbytes))
+
+    @property
+    def main_copy_s(self) -> float:
+        """The bytes-bound part of the main process's collate (a plain copy)."""
+        return min(self.main_collate_s, copy_s(self.nbytes)) if self.nbytes > 0 else 0.0
+
+    @property
+    def worker_collate_s(self) -> float:
+        if self.num_workers:
+            return self.collate_s
+        return max(self.collate_s, self.collate_s - copy_s(self.nbytes) + self.shm_s)
+
+
+def step_times(frame) -> pd.DataFrame:
+    """``epoch, batch, step_s, first`` per loop body (``first``: the epoch's first step)."""
+    f = normal(events(frame))
+    steps = paired_rows(f, ev.CONSUMER_BEGIN, ev.CONSUMER_END, ["epoch", "batch"]).dropna(subset=["end_s"])
+    steps = steps.sort_values(["epoch", "start_s"])
+    out = pd.DataFrame({"epoch": steps["epoch"], "batch": steps["batch"], "step_s": steps["end_s"] - steps["start_s"]})
+    out["first"] = ~out.duplicated("epoch")
+    return out.reset_index(drop=True)
+
+
+def step_medians(frame) -> tuple[float, float]:
+    """``(step, first)``: the median step without each epoch's first, and the first steps' median."""
+    s = step_times(frame)
+    later, first = s.loc[~s["first"], "step_s"], s.loc[s["first"], "step_s"]
+    later = later if len(later) else first
+    med = float(later.median()) if len(later) else math.nan
+    return med, (float(first.median()) if len(first) else math.nan)
+
+
+def _worker_batches(f: pd.DataFrame) -> pd.DataFrame:
+    """Per batch: ``fetch_s`` (its samples' sum), ``collate_s``, ``factor`` (the share of its wall time that
+    was its own: its waits for a core, ``collate_end``'s ``arg2``, taken out) and ``cpu`` (its CPU time's
+    share of that own time, ``arg0``; NaN where the trace has no usage numbers)."""
+    keys = ["pid", "epoch", "batch"]
+    fetch = paired_rows(f, ev.FETCH_BEGIN, ev.FETCH_END, ["pid", "worker", "epoch", "batch", "index"])
+    start = fetch.groupby(keys)["start_s"].min().rename("first_s")
+    fetch = fetch.assign(d=fetch["end_s"] - fetch["start_s"]).groupby(keys)["d"].sum().rename("fetch_s")
+    col = paired_rows(f, ev.COLLATE_BEGIN, ev.COLLATE_END, ["pid", "worker", "epoch", "batch"])
+    col = col.assign(collate_s=col["end_s"] - col["start_s"]).groupby(keys).agg(
+        collate_s=("collate_s", "sum"), end_s=("end_s", "max"))
+    out = pd.concat([fetch, start, col], axis=1).reset_index()
+    out[["fetch_s", "collate_s"]] = out[["fetch_s", "collate_s"]].fillna(0.0)
+    usage = rows(f, ev.COLLATE_END)
+    usage = usage[usage["arg0"] >= 0][keys + ["arg0", "arg2"]].drop_duplicates(keys)
+    out = out.merge(usage, on=keys, how="left")
+    wall = (out["end_s"] - out["first_s"].fillna(out["end_s"] - out["collate_s"])).clip(lower=1e-9)
+    own = (wall - out["arg2"].clip(lower=0) / 1e9).clip(lower=out["arg0"] / 1e9, upper=wall)
+    # No usage numbers (an older trace, the main process): the wall time counts in full.
+    out["factor"] = (own / wall).fillna(1.0).clip(0.0, 1.0)
+    out["cpu"] = (out["arg0"] / 1e9 / own).clip(upper=1.0)
+    return out
+
+
+def _receive_s(f: pd.DataFrame) -> float:
+    """Main's receive of a batch that was ready when it was asked for: the previous step's end → the
+    hand-over, for batches whose collate had ended before that step did (so no waiting is counted)."""
+    ends = rows(f, ev.CONSUMER_END)[["epoch", "batch", "t_s"]].rename(columns={"batch": "position", "t_s": "asked_s"})
+    ends = ends.assign(position=ends["position"] + 1)
+    ready = rows(f, ev.COLLATE_END)
+    ready = ready[ready["worker"] >= 0].groupby(["epoch", "batch"], as_index=False)["t_s"].max()
+    got = hand_overs(f).merge(ends, on=["epoch", "position"]).merge(
+        ready.rename(columns={"t_s": "ready_s"}), on=["epoch", "batch"])
+    got = got[got["ready_s"] <= got["asked_s"]]
+    return float((got["t_s"] - got["asked_s"]).median()) if len(got) else math.nan
+
+
+def _receive_cap(nbytes: float, tensors: float) -> float:
+    """The most a receive can cost (:data:`RECV_MIN_BPS`): beyond it the loop waited for the worker to send
+    (a worker's sending thread waits for its GIL while the dataset computes in Python)."""
+    return (0.0 if math.isnan(tensors) else tensors) * RECV_TENSOR_S + max(nbytes, 0.0) / RECV_MIN_BPS
+
+
+def _cores(wb: pd.DataFrame, s: RunSummary, step_s: float, recv_s: float) -> float:
+    """The cores the run had: this machine's count (as torch counts them) or, where the workers waited for
+    a core (``arg2``) at least :data:`CONTENDED` of their time, the cores the run's processes really got —
+    the workers' CPU time plus the main process's steps and receives, over the loop's wall time (other
+    programs, or too many processes for the cores, took the rest)."""
+    count = float(cpu_count() or 1)
+    used = wb.dropna(subset=["arg0"]) if len(wb) else wb
+    if not len(used) or s.wall_s <= 0:
+        return count
+    wall = (used["end_s"] - used["first_s"]).clip(lower=1e-9)
+    if float((used["arg2"].clip(lower=0) / 1e9 / wall).median()) < CONTENDED:
+        return count
+    main = s.batches * ((0.0 if math.isnan(step_s) else step_s) + (0.0 if math.isnan(recv_s) else recv_s))
+    got = (float(used["arg0"].sum()) / 1e9 + main) / s.wall_s
+    return min(count, max(got, 0.5))
+
+
+def measured_costs(frame, summary: RunSummary | None = None) -> Costs:
+    """The trace's :class:`Costs` (module docstring)."""
+    s = summarise(frame) if summary is None else summary
+    f = normal(events(frame))
+    n = s.num_workers
+    bs = int(s.settings.get("batch_size") or (1 if math.isnan(s.batch_size) else max(1, round(s.batch_size))))
+    per_epoch = s.samples / max(s.epochs, 1) if not math.isnan(s.samples) else float(s.batches * bs)
+    wb = _worker_batches(f)
+    if n:
+        wb = wb[wb["pid"].isin(rows(f, ev.COLLATE_END).query("worker >= 0")["pid"].unique())]
+    fetch = float((wb["fetch_s"] * wb["factor"]).median()) if len(wb) else math.nan
+    collate = float((wb["collate_s"] * wb["factor"]).median()) if len(wb) else math.nan
+    cpu = wb["cpu"].dropna() if len(wb) else pd.Series([], dtype=float)
+    computing = bool(cpu.median() >= COMPUTING) if len(cpu) else True  # unknown: cores cap it (the safe side)
+    step, first = step_medians(frame)
+    pin = s.stage("pin")
+    recv = min(_receive_s(f), _receive_cap(s.payload.nbytes, s.payload.tensors)) if n else 0.0
+    assumed = ["copy_gbps", "shm_gbps"] if s.payload.nbytes > 0 else []
+    if n and math.isnan(recv):
+        assumed.append("recv")
+    startup = s.stage("startup")
+    observed = (s.loop.wait_s + s.loop.consume_s) / s.batches if s.batches else math.nan
+    return Costs(observed_s=observed, batch_size=bs, samples=per_epoch, epochs=max(s.epochs, 1), num_workers=n,
+                 cores=_cores(wb, s, step, recv), pin_memory=bool(s.settings.get("pin_memory")),
+                 persistent=bool(s.settings.get("persistent_workers")), fetch_s=fetch, collate_s=collate,
+                 computing=computing, nbytes=float(s.payload.nbytes), tensors=float(s.payload.tensors),
+                 recv_s=recv, pin_s=float(pin.p50_s) if pin.count else 0.0, step_s=step, first_step_s=first,
+                 startup_s=float(startup.p50_s) if startup.count else 0.0, spawn_s=_spawn_s(f),
+                 assumed=tuple(assumed))
+
+
+def _spawn_s(f: pd.DataFrame) -> float:
+    """The median gap between consecutive workers' starts within an epoch: what starting one more worker
+    adds to an epoch's first wait (the main process forks them one after another)."""
+    starts = rows(f, ev.WORKER_START)
+    if len(starts) < 2:
+        return 0.0
+    gaps = starts.sort_values("t_s").groupby("epoch")["t_s"].diff().dropna()
+    return float(gaps.median()) if len(gaps) else 0.0
+
+
+def usable(c: Costs) -> bool:
+    """Whether the costs are complete enough to predict from (per-batch fetch, collate and step times)."""
+    return all(not math.isnan(x) for x in (c.fetch_s, c.collate_s, c.step_s)) and not np.isnan(c.samples)

@@ -1,0 +1,157 @@
+"""Suggestions that are predicted, not guessed: for a verdict, the one or two changes that address it, each
+with the speed-up the trace's own cost model predicts (:mod:`loaderlab.trace.diagnosis.costs` measures, :mod:`loaderlab.trace.diagnosis.predict` models).
+
+Twin of nothing in torch. A pure function of the trace: no re-runs, so the report, its JSON and the
+dashboard print the same claims (replaying stays the explicit ``replay`` API and CLI). A change is
+suggested only when the model covers every cost it touches and predicts at least :data:`MIN_SPEEDUP`;
+the changes a verdict points at that the model cannot cover are named instead (:func:`unmodelled`).
+
+    every verdict with workers: num_workers=0 (collate in the loop, no shared memory, no move)
+    workers, main_process   the fewest workers that keep up with the step (the cores cap it when
+                            fetching computes; beyond them when it waits), or the most that still help
+    ipc                     batch_size x2, x4 (fewer moves; the step assumed to grow with the batch)
+    startup                 persistent_workers=True
+    pin_memory              pin_memory=False (a pageable copy charged to the step), else 4x fewer bytes
+                            per batch (uint8 samples normalised on the GPU: no loader setting)
+    straggler, slow_worker  in_order=False, prefetch_factor: not modelled (said so)
+    consumer                num_workers=0 or fewer workers, when the cores are shared too thinly
+
+Knows nothing of plotly or streamlit; words come from :mod:`loaderlab.texts.words` (``suggestion.*``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from ...texts import text
+from .costs import ASSUMED, Costs, measured_costs, usable
+from .predict import calibrated, keeps_up, shortens_steady, speedup, worker_limit
+from .summary import events, RunSummary, summarise
+from .bottleneck import (CONSUMER, IPC, MAIN_PROCESS, NONE, PIN_MEMORY, SLOW_WORKER, STARTUP, STRAGGLER,
+                         Verdict, verdict as find_verdict, WORKERS)
+
+MAX_SUGGESTIONS = 2
+MIN_SPEEDUP = 1.05  # below it the model's own error (a few %) could turn the gain into a loss
+REPLAY_SAMPLES = 2000  # for callers that check a suggestion by replaying it (benchmarks/diagnosis.py)
+FEWER_BYTES = 0.25  # float32 → uint8 samples, normalised on the GPU
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """One change (``{parameter: value}``), the predicted speed-up (samples/s), the rates, and notes
+    (``suggestion.note.*`` keys and their numbers) saying what the prediction leaned on."""
+
+    change: dict[str, Any]
+    speedup: float
+    before_sps: float
+    after_sps: float
+    io_bound: bool = False
+    notes: tuple[str, ...] = ()
+    note_args: dict[str, Any] = field(default_factory=dict)
+
+    def change_text(self, lang: str = "en") -> str:
+        if "bytes_factor" in self.change:
+            return text("suggestion.fewer_bytes", lang, factor=1 / self.change["bytes_factor"])
+        return ", ".join(f"{k}={v}" for k, v in self.change.items())
+
+    def text(self, lang: str = "en") -> str:
+        out = text("suggestion.change", lang, change=self.change_text(lang), speedup=self.speedup,
+                                 before=self.before_sps, after=self.after_sps)
+        return " ".join([out, *(text(n, lang, **self.note_args) for n in self.notes)])
+
+    def as_dict(self, lang: str = "en") -> dict[str, Any]:
+        return {"change": dict(self.change), "speedup": self.speedup, "text": self.text(lang),
+                "samples_per_s_before": self.before_sps, "samples_per_s_after": self.after_sps,
+                "loader_setting": "bytes_factor" not in self.change}
+
+
+def candidates(found: Verdict, summary: RunSummary, costs: Costs | None = None) -> list[tuple[dict[str, Any], str]]:
+    """``(change, note key)`` pairs the model weighs for ``found`` (module docstring), in order."""
+    s, n = summary.settings, summary.num_workers
+    if found.kind in (NONE, SLOW_WORKER, STRAGGLER) or costs is None:
+        return []
+    out: list[tuple[dict[str, Any], str]] = []
+    if found.kind in (WORKERS, MAIN_PROCESS):
+        count, binds = keeps_up(costs, worker_limit(costs))
+        if count != n:
+            out.append(({"num_workers": count}, f"suggestion.note.workers_{binds}"))
+    if found.kind == IPC:
+        bs = costs.batch_size
+        out += [({"batch_size": 2 * bs}, "suggestion.note.batch"), ({"batch_size": 4 * bs}, "suggestion.note.batch")]
+    if found.kind == STARTUP and summary.epochs > 1 and not s.get("persistent_workers"):
+        out.append(({"persistent_workers": True}, ""))
+    if found.kind == PIN_MEMORY:
+        out += [({"pin_memory": False}, "suggestion.note.pageable"), ({"bytes_factor": FEWER_BYTES}, "")]
+    if n and found.kind == CONSUMER and n > 1:
+        out.append(({"num_workers": n - 1}, "suggestion.note.cores"))
+    if n:
+        out.append(({"num_workers": 0}, "suggestion.note.in_loop"))
+    return out
+
+
+def unmodelled(found: Verdict, summary: RunSummary) -> list[str]:
+    """The changes ``found`` points at that the model cannot weigh (it knows no sample order)."""
+    if found.kind not in (STRAGGLER, SLOW_WORKER):
+        return []
+    pf = int(summary.settings.get("prefetch_factor") or 2)
+    out = ["in_order=False"] if summary.settings.get("in_order", True) and found.kind == STRAGGLER else []
+    return out + [f"prefetch_factor={2 * pf}"]
+
+
+def _note_args(costs: Costs, change: dict) -> dict[str, Any]:
+    cores = int(costs.cores) if float(costs.cores).is_integer() else round(costs.cores, 1)
+    tensors = 0 if math.isnan(costs.tensors) else int(costs.tensors)
+    return {"cores": cores, "tensors": tensors, "workers": change.get("num_workers", costs.num_workers),
+            "step_ms": costs.step_s * 1e3, "pageable_gbps": ASSUMED["pageable_gbps"],
+            "shm_gbps": ASSUMED["shm_gbps"], "copy_gbps": ASSUMED["copy_gbps"]}
+
+
+def suggest(frame: pd.DataFrame, found: Verdict | None = None, summary: RunSummary | None = None, *,
+            max_samples: int | None = None) -> list[Suggestion]:
+    """The predicted suggestions for the trace's verdict, best first (at most :data:`MAX_SUGGESTIONS`).
+
+    Empty when the verdict has no change the model covers, when the trace lacks per-batch costs, or when
+    no change is predicted at least :data:`MIN_SPEEDUP` faster. ``max_samples`` is accepted for callers
+    of the replayed suggestions and ignored (nothing is re-run).
+    """
+    summary = summarise(frame) if summary is None else summary
+    found = find_verdict(frame, summary) if found is None else found
+    costs = measured_costs(frame, summary)
+    if not usable(costs):
+        return []
+    costs = calibrated(costs)
+    before = summary.samples_per_s
+    out, seen = [], []
+    for change, note in candidates(found, summary, costs):
+        if change in seen:
+            continue
+        seen.append(change)
+        gain = speedup(costs, change)
+        if found.kind == CONSUMER and not shortens_steady(costs, change):
+            continue
+        if gain >= MIN_SPEEDUP:
+            notes = (note,) if note else ()
+            if not costs.num_workers and change.get("num_workers"):  # no worker here measured a move
+                notes += ("suggestion.note.assumed_move",)
+            out.append(Suggestion(change, gain, before, before * gain if not math.isnan(before) else math.nan,
+                                  notes=notes, note_args=_note_args(costs, change)))
+    return sorted(out, key=lambda s: -s.speedup)[:MAX_SUGGESTIONS]
+
+
+def replayable(frame: pd.DataFrame) -> bool:
+    """Whether the trace has per-sample fetch events with dataset indices (what a replay re-runs)."""
+    f = events(frame)
+    return bool(((f["kind"] == "fetch_end") & (f["index"] >= 0)).any())
+
+
+def why_none(found: Verdict, frame: pd.DataFrame) -> str:
+    """The ``suggestion.why.*`` key of an empty suggestion list."""
+    if found.kind in (CONSUMER, NONE):
+        return f"suggestion.why.{found.kind}"
+    if found.kind in (STRAGGLER, SLOW_WORKER):
+        return f"suggestion.why.unmodelled_{found.kind}"
+    return "suggestion.why.no_replay" if not usable(measured_costs(frame)) else "suggestion.why.no_gain"

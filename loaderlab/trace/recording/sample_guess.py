@@ -1,0 +1,87 @@
+"""Reading a sample's label and length from what a dataset returns, for loaders LoaderLab did not build.
+
+Twin of nothing in torch. The label and padding audits (:mod:`loaderlab.trace.tables.audits`) need each sample's class and
+length; LoaderLab's own workloads say them through ``record(..., sample_info=)``, a stock loader cannot. A
+:class:`SampleGuess` is that ``sample_info`` for any dataset of the common shapes:
+
+- the label: an ``(input, label, ...)`` tuple or list's second item, or a dict's ``label``, ``labels``,
+  ``target`` or ``y`` entry (the first present) — when it is one value (an int, a string, a 0-d tensor or
+  a one-element tensor); ``label_key`` names it instead (a dict key, or a position as digits);
+- the length: the first tensor with at least one dimension (other than the label): its first dimension,
+  the one a padding collate pads;
+- for an IterableDataset (``iterable=True``), a sample that is one value (an int, a string, a 0-d or
+  one-element tensor) is its own label: a stream's values are its identities, so values that two workers
+  both yield show up as duplicates (:func:`loaderlab.trace.diagnosis.findings.correctness_findings`).
+
+None / -1 when the sample has no such part. It runs in the workers, so it is a top-level class; it never
+raises (a guess that fails is no label). Knows torch's tensors, nothing of pandas, plotly or streamlit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import torch
+import torch.utils.data
+
+LABEL_KEYS = ("label", "labels", "target", "y")
+
+
+def _one_value(value: Any) -> Any:
+    if isinstance(value, torch.Tensor):
+        return value.item() if value.numel() == 1 else None
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, (int, str)):
+        return value
+    if isinstance(value, float):
+        return int(value) if value.is_integer() else value
+    if hasattr(value, "item") and getattr(value, "size", 0) == 1:  # a numpy scalar
+        return value.item()
+    return None
+
+
+def _first_length(parts: Sequence[Any]) -> int:
+    for part in parts:
+        if isinstance(part, torch.Tensor) and part.dim() >= 1:
+            return int(part.shape[0])
+    return -1
+
+
+class SampleGuess:
+    """``sample_info(index, sample) -> (label, length)`` read from the sample (see the module docstring)."""
+
+    def __init__(self, label_key: str | None = None, iterable: bool = False) -> None:
+        self.label_key, self.iterable = label_key, iterable
+
+    @classmethod
+    def for_loader(cls, loader: Any, label_key: str | None = None) -> "SampleGuess":
+        """The guess for ``loader``'s dataset (an IterableDataset's bare values are identities)."""
+        return cls(label_key, isinstance(getattr(loader, "dataset", None), torch.utils.data.IterableDataset))
+
+    def _label_place(self, sample: Any, mapping: bool) -> Any:
+        """The key (or position) of the label in ``sample``, None if it has none."""
+        if mapping:
+            if self.label_key is not None:
+                return self.label_key if self.label_key in sample else None
+            return next((k for k in LABEL_KEYS if k in sample), None)
+        if self.label_key is not None:
+            return int(self.label_key) if self.label_key.isdigit() and int(self.label_key) < len(sample) else None
+        return 1 if len(sample) >= 2 else None
+
+    def __call__(self, index: Any, sample: Any) -> tuple[Any, int]:
+        # runs once per sample in every worker of a traced job: concrete types first (an ABC check is slow)
+        try:
+            if isinstance(sample, (tuple, list)):
+                place = self._label_place(sample, False)
+                rest = sample if place is None else [v for i, v in enumerate(sample) if i != place]
+            elif isinstance(sample, (dict, Mapping)):
+                place = self._label_place(sample, True)
+                rest = [v for k, v in sample.items() if k != place]
+            else:
+                label = _one_value(sample) if self.iterable and self.label_key is None else None
+                return label, _first_length((sample,))
+            return (None if place is None else _one_value(sample[place])), _first_length(rest)
+        except Exception:  # a guess, never a failure of the user's run
+            return None, -1

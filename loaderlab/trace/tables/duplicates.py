@@ -1,0 +1,84 @@
+"""IterableDataset samples that more than one worker yielded: a stream every worker replays whole.
+
+Twin of nothing in torch (it warns only when the workers together yield more samples than ``len()``). An
+IterableDataset's sample has no dataset index, so a duplicate shows as the same *identity* from two workers
+in one epoch. Two identities are read, in this order:
+
+- the sample's ``label`` where it is the sample itself (a bare value: a record id, a file name; the label
+  guess of :class:`~loaderlab.trace.recording.sample_guess.SampleGuess` makes one so), worded with that value;
+- else the content fingerprint that the fetch path takes of every IterableDataset sample (``fetch_end``'s
+  ``arg1``, :mod:`loaderlab.engine.fingerprint`): ``(input, label)`` pairs, dicts and tensors.
+
+An identity that one worker yields twice in an epoch is no identity (labels that repeat are classes; content
+that repeats is a constant sample): such labels make the first reading give up, such fingerprints are left
+out of the second. Each finding names the epoch, the workers that yielded the same sample, and where it sat in
+each one's stream (its position, the ``index`` of an IterableDataset's sample). Returns raw findings (kind,
+severity, key, evidence) that :mod:`loaderlab.trace.diagnosis.findings` words. Knows pandas and the event vocabulary; nothing of
+plotly or streamlit.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+from ...engine import events as ev
+from ..core import kinds, positions
+from .audits import is_class, samples
+
+COLUMNS = ["epoch", "batch", "worker", "pid", "index", "arg1", "t_s"]
+
+
+def _named(g: pd.DataFrame, key: str, example: Any) -> dict[str, Any]:
+    """Where ``example`` (a value of column ``key``) sat: the workers that yielded it and its positions there."""
+    mine = g[g[key] == example].sort_values(["worker", "index"]).drop_duplicates("worker")
+    return {"workers": [int(w) for w in mine["worker"]], "positions": [int(i) for i in mine["index"]]}
+
+
+def _found(key: str, epoch: Any, g: pd.DataFrame, column: str, producers: pd.Series) -> dict[str, Any]:
+    dup = g[g[column].isin(producers[producers > 1].index)]
+    first = dup[dup["worker"] == dup["worker"].max()].sort_values("index").iloc[0]  # the last worker's first
+    out = {"kind": kinds.ITERABLE_DUPLICATES, "severity": "error", "key": key, "epoch": int(epoch),
+           "worker": int(first["worker"]), "index": int(first["index"]),
+           # a stock loader's IterableDataset batch is named by its task where the recorder read it
+           "batch": int(first["batch"]) if first["batch"] >= 0 else None,
+           "duplicates": int((producers > 1).sum()), "distinct": int(len(producers)),
+           **_named(g, column, first[column])}
+    if column == "label":
+        out["label"] = first["label"]
+    return out
+
+
+def by_label(f: pd.DataFrame) -> list[dict[str, Any]]:
+    """Duplicates by the samples' labels, where those are the samples' own values (module docstring)."""
+    s = samples(f, handed_only=False)
+    s = s[s["label"].map(is_class).astype(bool)]
+    if not len(s) or s.duplicated(["epoch", "pid", "label"]).any():
+        return []  # labels repeat within one worker's stream: they are classes, not sample identities
+    out = []
+    for epoch, g in s.groupby("epoch"):
+        producers = g.groupby("label")["worker"].nunique()
+        if (producers > 1).any():
+            out.append(_found("iterable_duplicates", epoch, g, "label", producers))
+    return out
+
+
+def by_content(f: pd.DataFrame, skip: set[int]) -> list[dict[str, Any]]:
+    """Duplicates by the samples' content fingerprints, in the epochs not in ``skip``."""
+    at = positions(f, ev.FETCH_END)
+    s = f[COLUMNS + ["detail"]].take(at)
+    s = s[(s["detail"] == "") & (s["index"] >= 0) & (s["arg1"] != ev.NO_ARG) & ~s["epoch"].isin(skip)]
+    out = []
+    for epoch, g in s.groupby("epoch"):
+        g = g[~g["arg1"].isin(g.loc[g.duplicated(["pid", "arg1"]), "arg1"])]  # repeats in one stream: no identity
+        producers = g.groupby("arg1")["worker"].nunique()
+        if (producers > 1).any():
+            out.append(_found("iterable_duplicates_content", epoch, g, "arg1", producers))
+    return out
+
+
+def iterable_duplicates(f: pd.DataFrame) -> list[dict[str, Any]]:
+    """Every epoch's duplicates: by label where labels are identities, else by content (module docstring)."""
+    found = by_label(f)
+    return found + by_content(f, {d["epoch"] for d in found})

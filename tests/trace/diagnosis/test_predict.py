@@ -1,0 +1,219 @@
+"""The cost model behind the suggestions: what it measures, what it predicts, and that it says the same
+thing every time (no re-runs). Model arithmetic on hand-built costs; recorded traces for what a trace gives."""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import replace
+
+import pytest
+import torch
+
+import loaderlab
+from loaderlab.texts import words
+from loaderlab.trace.diagnosis.costs import Costs, measured_costs, PAGEABLE_BPS, step_medians
+from loaderlab.trace.diagnosis import diagnose, report_text, suggest, summarise, Verdict, verdict
+from loaderlab.trace.diagnosis.predict import (
+    batch_time,
+    calibrated,
+    changed,
+    keeps_up,
+    pipeline,
+    recorded,
+    speedup,
+    worker_limit,
+)
+from loaderlab.trace.diagnosis.suggestions import candidates
+from tests.helpers.planted import record_cause
+
+MB = 1 << 20
+
+
+def costs(**over) -> Costs:
+    base = dict(batch_size=32, samples=3200.0, epochs=1, num_workers=2, cores=2, pin_memory=False,
+                persistent=False, fetch_s=0.004, collate_s=0.001, computing=True, nbytes=float(MB), tensors=2.0,
+                recv_s=0.0005, pin_s=0.0, step_s=0.002, first_step_s=0.002, startup_s=0.01)
+    return Costs(**{**base, **over})
+
+
+def test_the_move_cost_scales_with_the_batch_bytes():
+    c = costs()
+    one, two, four = c.move_s(MB), c.move_s(2 * MB), c.move_s(4 * MB)
+    assert one < two < four and four - two == pytest.approx(2 * (two - one))  # linear in bytes
+    assert c.move_s(0) == pytest.approx(2 * 50e-6)  # the per-tensor part stays
+    # Fewer bytes per batch (uint8 instead of float32) moves less and collates less into shared memory.
+    fewer = changed(c, {"bytes_factor": 0.25})
+    assert pipeline(c, fewer)["main"] < pipeline(c, recorded(c))["main"]
+    assert pipeline(c, fewer)["workers"] < pipeline(c, recorded(c))["workers"]
+
+
+def test_a_hand_over_the_other_costs_leave_unexplained_is_a_move_that_num_workers_0_drops():
+    c = costs(fetch_s=1e-4, collate_s=1e-4, nbytes=200.0, recv_s=1e-4, step_s=1e-4)
+    modelled = batch_time(c, recorded(c))
+    tuned = calibrated(replace(c, observed_s=modelled + 0.002))
+    assert tuned.handover_s == pytest.approx(0.002)
+    assert batch_time(tuned, recorded(tuned)) == pytest.approx(modelled + 0.002)
+    assert speedup(tuned, {"num_workers": 0}) > 5  # the move was the whole cost
+    # Most of it does not scale with bytes (a tiny batch): four times the batch moves four times the
+    # samples for about the same hand-over.
+    assert speedup(tuned, {"batch_size": 128}) > 2
+
+
+def test_the_worker_count_that_keeps_up_with_the_step():
+    waiting = costs(fetch_s=0.010, collate_s=0.0, computing=False, cores=16, num_workers=1, nbytes=0.0, recv_s=0.0,
+                    tensors=0.0, startup_s=0.0)
+    assert keeps_up(waiting, worker_limit(waiting)) == (5, "main")  # 10 ms / 5 workers = the 2 ms step
+    # 100 batches: 10 ms each with one worker; 2 ms each with five, after a first batch that takes a whole
+    # worker's 10 ms (the pipeline's fill: 8 ms more)
+    assert speedup(waiting, {"num_workers": 5}) == pytest.approx(100 * 0.010 / (100 * 0.002 + 0.008), rel=0.01)
+    assert speedup(waiting, {"num_workers": 8}) == pytest.approx(speedup(waiting, {"num_workers": 5}))
+    computing = replace(waiting, computing=True, cores=2)
+    count, binds = keeps_up(computing, worker_limit(computing))
+    assert count == 2 and binds in ("cores", "none")  # two cores cap computing workers
+    assert speedup(computing, {"num_workers": 2}) < 2  # the loop's step shares those cores
+
+
+def test_pin_memory_false_charges_a_pageable_copy_at_a_stated_bandwidth():
+    c = costs(pin_memory=True, pin_s=0.010, nbytes=float(64 * MB), step_s=0.004, fetch_s=0.001)
+    copy = 64 * MB / PAGEABLE_BPS
+    assert pipeline(c, changed(c, {"pin_memory": False}))["main"] == pytest.approx(
+        pipeline(c, recorded(c))["main"] + copy)
+    faster_gpu = speedup(c, {"pin_memory": False}, pageable_bps=4 * PAGEABLE_BPS)
+    assert faster_gpu > speedup(c, {"pin_memory": False})  # a measured bandwidth changes the claim
+    found = Verdict("pin_memory", "pin_memory", {})
+    pairs = dict((tuple(ch.items()), note) for ch, note in candidates(found, summarise(record_cause("ipc")), c))
+    note = pairs[(("pin_memory", False),)]
+    said = words.text(note, "en", pageable_gbps=PAGEABLE_BPS / 1e9)
+    assert "assumed 6 GB/s" in said and "not measured" in said
+    assert ((("bytes_factor", 0.25),)) in pairs  # what no loader setting does: fewer bytes per batch
+
+
+def test_the_same_trace_gets_the_same_claims_in_text_json_and_twice():
+    frame = record_cause("ipc")
+    first, second = suggest(frame), suggest(frame)
+    assert first == second and first, verdict(frame).as_dict()
+    doc = json.loads(json.dumps(diagnose(frame)))
+    assert [s["speedup"] for s in doc["suggestions"]] == [s.speedup for s in first]
+    text = report_text(frame, "en", first)
+    for s in doc["suggestions"]:
+        assert s["text"] in text
+
+
+def test_the_step_time_is_a_median_with_the_first_steps_apart():
+    frame = record_cause("consumer")
+    step, first = step_medians(frame)
+    assert step == pytest.approx(summarise(frame).stage("step").p50_s, rel=0.2)
+    assert verdict(frame).evidence["step_ms"] == pytest.approx(step * 1e3)
+    assert first > 0
+
+
+class InMemory(torch.utils.data.Dataset):
+    """600 KB float32 samples already in memory: fetching costs nothing, moving the batches is the cost."""
+
+    def __init__(self, n: int) -> None:
+        self.x = torch.randn(n, 150 * 1024)
+
+    def __len__(self) -> int:
+        return len(self.x)
+
+    def __getitem__(self, i: int):
+        return self.x[i]
+
+
+class Step:
+    def __init__(self, cost_s: float) -> None:
+        self.cost_s = cost_s
+
+    def __call__(self, batch) -> None:
+        time.sleep(self.cost_s)
+
+
+@pytest.mark.timing
+def test_in_memory_tensors_with_two_workers_get_num_workers_0():
+    loader = torch.utils.data.DataLoader(InMemory(512), batch_size=32, num_workers=2)
+    frame = loaderlab.record(loader, consumer=Step(0.001))
+    c = measured_costs(frame)
+    assert c.nbytes == 32 * 150 * 1024 * 4 and c.recv_per_byte > 0
+    best = suggest(frame)
+    assert best and best[0].change == {"num_workers": 0}, [s.text() for s in best]
+    assert best[0].speedup > 2
+
+
+def test_collating_a_batch_past_glibcs_mmap_threshold_pays_its_page_faults():
+    from loaderlab.trace.diagnosis.costs import COPY_BPS, copy_s, FAULT_BPS, MMAP_MAX
+
+    small, big = 19.2e6, 76.8e6  # a 600 KB-sample batch of 32, and of 128
+    assert small < MMAP_MAX < big
+    assert copy_s(small) == pytest.approx(small / COPY_BPS)
+    assert copy_s(big) == pytest.approx(big / COPY_BPS + big / FAULT_BPS)  # 27 ms measured here, 7.7 ms copying
+    assert copy_s(0.0) == 0.0
+
+
+def test_more_workers_start_one_after_another_each_epoch():
+    c = costs(startup_s=0.05, spawn_s=0.01, samples=320.0, epochs=3)
+    from loaderlab.trace.diagnosis.predict import epochs_time
+
+    two, eight = epochs_time(c, recorded(c)), epochs_time(c, changed(c, {"num_workers": 8}))
+    steady = lambda s: 3 * (10 * batch_time(c, s) + max(0.0, pipeline(c, s)["workers"] * s.num_workers  # noqa: E731
+                                                        - batch_time(c, s)))
+    assert two == pytest.approx(steady(recorded(c)) + 3 * (0.05 + 1 * 0.01))
+    assert eight == pytest.approx(steady(changed(c, {"num_workers": 8})) + 3 * (0.05 + 7 * 0.01))
+    persistent = changed(c, {"num_workers": 8, "persistent_workers": True})
+    assert epochs_time(c, persistent) == pytest.approx(steady(persistent) + 1 * (0.05 + 7 * 0.01))
+
+
+class _Cheap(torch.utils.data.Dataset):
+    def __len__(self) -> int:
+        return 1024
+
+    def __getitem__(self, i: int):
+        return torch.full((64,), float(i)), i % 10
+
+
+def _on_gpu(batch) -> None:
+    time.sleep(0.02)  # the step runs on an accelerator: the loop waits, no core is held (a workload, not a sync)
+
+
+@pytest.mark.timing
+def test_a_model_bound_loop_gets_no_suggestion_from_start_ups_alone():
+    """With a 20 ms step on the GPU, dropping the workers saves only their start-ups, which fade as the job
+    runs longer: a `consumer` verdict suggests a change only when it shortens the steady time per batch."""
+    loader = torch.utils.data.DataLoader(_Cheap(), batch_size=16, num_workers=2, persistent_workers=True)
+    frame = loaderlab.record(loader, epochs=2, consumer=_on_gpu)
+    assert verdict(frame).kind == "consumer"
+    assert suggest(frame) == []
+
+
+class _Tokens(torch.utils.data.Dataset):
+    """Dict samples of ragged token ids, as HF datasets shape text."""
+
+    def __len__(self) -> int:
+        return 1024
+
+    def __getitem__(self, i: int):
+        return {"input_ids": torch.arange(20 + (i * 37) % 180), "label": i % 2}
+
+
+def _pad(samples):
+    ids = torch.nn.utils.rnn.pad_sequence([s["input_ids"] for s in samples], batch_first=True)
+    return {"input_ids": ids, "label": torch.tensor([s["label"] for s in samples])}
+
+
+def _busy_step(batch) -> None:
+    end = time.perf_counter() + 0.003  # a 3 ms step on the CPU: it needs a core, as the workers do
+    x = torch.zeros(64)
+    while time.perf_counter() < end:
+        x += 1
+
+
+@pytest.mark.timing
+def test_a_step_the_workers_take_cores_from_is_said_so_and_gets_num_workers_0():
+    """The step is the slow part, yet the workers and their hand-overs take time it needs: the verdict says so
+    (not "loader settings will not make this run faster") and the suggestion is the one that gives it back."""
+    loader = torch.utils.data.DataLoader(_Tokens(), batch_size=32, num_workers=2, collate_fn=_pad)
+    frame = loaderlab.record(loader, epochs=2, consumer=_busy_step)
+    found = verdict(frame)
+    assert (found.kind, found.key) == ("consumer", "consumer_shared")
+    assert "fewer workers make each batch faster" in found.text("en")
+    assert [s.change for s in suggest(frame)][:1] == [{"num_workers": 0}]

@@ -1,0 +1,58 @@
+"""Suggestions are predicted by the trace's cost model, and the best one really speeds the planted workload up
+when re-run."""
+
+from __future__ import annotations
+
+import pytest
+
+from loaderlab.trace.diagnosis.costs import measured_costs
+from loaderlab.trace.diagnosis.suggestions import candidates
+from loaderlab.trace.diagnosis import suggest, summarise, verdict, why_none
+from tests.helpers.planted import record_cause
+
+pytestmark = pytest.mark.timing  # judges a real run's timing: run alone (see pyproject's markers)
+
+# Planted causes whose fix is large (2x and more on 2 busy cores), so that a real re-run shows it.
+FIXABLE = ("ipc", "ipc_torch", "startup", "workers", "main_process")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("cause", FIXABLE)
+def test_the_best_suggestion_speeds_the_real_workload_up(cause):
+    frame = record_cause(cause)
+    found = verdict(frame)
+    best = suggest(frame, found)
+    assert best, f"no suggestion for {found.kind}"
+    assert best[0].change in [c for c, _ in candidates(found, summarise(frame), measured_costs(frame))]
+    assert best[0].speedup >= 1.2  # the model says it is worth doing
+    before = summarise(frame).samples_per_s
+    after = summarise(record_cause(cause, **best[0].change)).samples_per_s
+    assert after > 1.2 * before, (best[0].change, before, after)
+
+
+def test_when_the_step_is_the_bottleneck_only_fewer_workers_are_suggested_and_they_really_help():
+    # The loader keeps up, but its workers' hand-overs still cost the loop: num_workers=0 (measured here
+    # 1.18x on 2 cores) or fewer workers may be suggested, never more loading power.
+    frame = record_cause("consumer")
+    assert verdict(frame).kind == "consumer"
+    found = suggest(frame)
+    assert all(set(s.change) == {"num_workers"} and s.change["num_workers"] < 2 for s in found), found
+    if found:
+        before = summarise(frame).samples_per_s
+        assert summarise(record_cause("consumer", **found[0].change)).samples_per_s > before
+
+
+def test_suggestions_are_best_first_with_their_words():
+    frame = record_cause("ipc")
+    found = suggest(frame)
+    assert [s.speedup for s in found] == sorted((s.speedup for s in found), reverse=True)
+    for s in found:
+        key, value = next(iter(s.change.items()))
+        assert f"{key}={value}" in s.text("en") and f"{key}={value}" in s.text("ko")
+
+
+def test_a_straggler_gets_no_claim_and_the_words_say_what_the_model_cannot_weigh():
+    frame = record_cause("straggler")
+    found = verdict(frame)
+    assert found.kind == "straggler" and suggest(frame, found) == []
+    assert why_none(found, frame) == "suggestion.why.unmodelled_straggler"

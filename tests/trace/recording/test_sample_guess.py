@@ -1,0 +1,91 @@
+"""Labels and lengths read from what a dataset returns: stock loaders recorded from the command line get the
+label and padding findings too."""
+
+from __future__ import annotations
+
+import json
+import sys
+import textwrap
+
+import pytest
+import torch
+
+from loaderlab.cli import main
+from loaderlab.trace.recording import SampleGuess
+
+FACTORY = textwrap.dedent('''
+    import torch
+    from torch.nn.utils.rnn import pad_sequence
+
+    class Pairs(torch.utils.data.Dataset):          # (input, label): 95% label 0, 5% label 1
+        def __len__(self): return 200
+        def __getitem__(self, i): return torch.zeros(3), int(i % 20 == 0)
+
+    class Records(torch.utils.data.Dataset):        # dicts with a 'cls' key and variable-length tokens
+        def __len__(self): return 64
+        def __getitem__(self, i): return {"tokens": torch.ones(2 + (i * 7) % 30), "cls": "ab"[i % 2]}
+
+    def pad(samples):
+        return {"tokens": pad_sequence([s["tokens"] for s in samples], batch_first=True),
+                "cls": [s["cls"] for s in samples]}
+
+    def make_pairs():
+        return torch.utils.data.DataLoader(Pairs(), batch_size=10, num_workers=2)
+
+    def make_records():
+        return torch.utils.data.DataLoader(Records(), batch_size=8, collate_fn=pad, num_workers=2)
+''')
+
+
+def test_the_common_shapes_give_their_label_and_length():
+    guess = SampleGuess()
+    assert guess(0, (torch.zeros(5), 3)) == (3, 5)
+    assert guess(0, {"input_ids": torch.zeros(7), "target": torch.tensor(2)}) == (2, 7)
+    assert guess(0, {"x": torch.zeros(4), "labels": torch.tensor([1])}) == (1, 4)
+    assert guess(0, {"x": torch.zeros(4), "cls": "a"}) == (None, 4)  # no known key: no label
+    assert SampleGuess("cls")(0, {"x": torch.zeros(4), "cls": "a"}) == ("a", 4)
+    assert SampleGuess("2")(0, (torch.zeros(2), 9, 1)) == (1, 2)
+    assert guess(0, torch.zeros(3)) == (None, 3)
+    assert guess(0, (torch.zeros(2), torch.zeros(4))) == (None, 2)  # a vector is no label
+
+
+@pytest.fixture
+def factory(tmp_path, monkeypatch):
+    (tmp_path / "stock_factory.py").write_text(FACTORY)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    yield tmp_path
+    sys.modules.pop("stock_factory", None)
+
+
+def _findings(path, capsys) -> list[dict]:
+    capsys.readouterr()
+    assert main(["report", str(path), "--json", "--no-replay"]) == 0
+    return json.loads(capsys.readouterr().out)["findings"]
+
+
+def test_a_stock_loader_of_pairs_reports_its_imbalance(factory, capsys):
+    assert main(["record", "stock_factory.py:make_pairs", "-o", "pairs.json"]) == 0
+    (imbalance,) = [f for f in _findings(factory / "pairs.json", capsys) if f["kind"] == "class_imbalance"]
+    assert "label 1 is 5.0% of the samples" in imbalance["text"]
+    assert "10 of the 20 batches have no label 1" in imbalance["text"]  # one rare sample in every other batch
+
+
+def test_label_key_names_the_label_and_padding_is_measured(factory, capsys):
+    assert main(["record", "stock_factory.py:make_records", "-o", "records.json", "--label", "cls"]) == 0
+    found = _findings(factory / "records.json", capsys)
+    assert any(f["kind"] == "padding_waste" and "batch" in f for f in found), found
+    from loaderlab.trace.files import load_trace
+
+    frame = load_trace(factory / "records.json")
+    labels = frame[frame["kind"] == "fetch_end"]["label"]
+    assert set(labels) == {"a", "b"}
+
+
+def test_an_iterable_datasets_bare_values_are_their_own_labels():
+    stream = SampleGuess(iterable=True)
+    assert stream(0, 7) == (7, -1) and stream(0, "rec-3") == ("rec-3", -1)
+    assert stream(0, torch.tensor([5])) == (5, 1)  # a one-element tensor is a value and has a length
+    assert stream(0, torch.zeros(4)) == (None, 4)  # a vector is data, not an identity
+    assert stream(0, (torch.zeros(2), 1)) == (1, 2)  # pairs keep their label
+    assert SampleGuess()(0, 7) == (None, -1)  # a map-style dataset's bare value is no label

@@ -1,0 +1,51 @@
+"""Replay against reality where it was furthest off (issue 17's benchmark, ``benchmarks/diagnosis.py``): the
+replayed speed-up of ``num_workers=0`` against re-running the planted workload with it, both on this machine
+now, taken in turn so that both see the same load, each a median of three.
+
+Before the replay kept only the recorded work when it replays a trace recorded with workers in the main
+process (the loop body's span held next()'s GIL hand-over to the loader's threads; a worker's wake-up and
+warm-up, its own threads' GIL and what the stand-in itself costs in a worker stayed in the costs), these
+replayed at 0.27-0.45x (8-sample batches) and 0.07-0.22x (the start-up cause) of the real speed-up: the bands
+exclude that. They are wide because the real ratio itself moves with the machine's load (the 8-sample row
+measured 10x to 34x real on a shared 2-core machine within an hour). ``batch_size=32``, the third case of the
+benchmark, replayed within the noise before as after (0.9-1.1x of real in turn on this machine): what was
+wrong in it is the stand-in's payload, tested exactly in ``test_replay.py``.
+"""
+
+from __future__ import annotations
+
+import statistics
+import warnings
+
+import pytest
+
+from loaderlab.trace.rerun import replay
+from loaderlab.trace.diagnosis import summarise
+
+from tests.helpers.planted import record_cause
+
+pytestmark = pytest.mark.timing  # judges a real run's timing: run alone (see pyproject's markers)
+
+ROUNDS = 3
+
+# cause, change, the band the replayed / real speed-up must land in
+CASES = [("ipc", {"num_workers": 0}, 0.55, 1.8),
+         ("startup", {"num_workers": 0}, 0.33, 3.0)]  # 16 batches in 2 ms: one pre-emption doubles a run
+
+
+def _rate(frame) -> float:
+    return summarise(frame).samples_per_s
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("cause, change, low, high", CASES, ids=[c[0] for c in CASES])
+def test_the_replayed_speedup_lands_near_the_real_one(cause, change, low, high):
+    frame = record_cause(cause)
+    replays, reals = [], []
+    for _ in range(ROUNDS):  # taken in turn, so that both see the same load
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            replays.append(_rate(replay(frame, **change)) / _rate(replay(frame)))
+        reals.append(_rate(record_cause(cause, **change)) / _rate(record_cause(cause)))
+    replayed, real = statistics.median(replays), statistics.median(reals)
+    assert low <= replayed / real <= high, f"replayed {replays}, real {reals}"

@@ -89,7 +89,10 @@ FIELDS = Event._fields
 # What ``arg0``..``arg3`` hold, per kind (NO_ARG elsewhere). Fetch events of one sample say 1 (a fetch_end
 # whose sample raised says 0); a ``__getitems__`` call has index NO_BATCH and says how many it asked for.
 ARGS = {
+    EPOCH_BEGIN: ("sampler_epoch",),  # a recorded stock loader: its sampler's own ``epoch`` (set_epoch), if any
     SAMPLER_YIELD: ("samples",),  # with ``indices``
+    INDEX_PUT: ("queue_worker",),  # k of ``index_queue[k]``: the worker the task is sent to
+    INDEX_GET: ("queue_worker",),
     FETCH_BEGIN: ("samples",),
     FETCH_END: ("samples", "fingerprint"),  # fingerprint: an IterableDataset sample's content (.fingerprint)
     COLLATE_END: ("cpu_ns", "voluntary_switches", "runqueue_ns", "others_cpu_ns"),  # in a worker, since its

@@ -163,7 +163,8 @@ class MultiProcessIter(BaseIter):
         if tracer.enabled:
             listed, samples = ev.index_list(indices)
             tracer.emit(ev.SAMPLER_YIELD, ev.MAIN_PROCESS, self._epoch, task_id, arg0=samples, indices=listed)
-            tracer.emit(ev.INDEX_PUT, ev.MAIN_PROCESS, self._epoch, task_id, queue=f"index_queue[{worker_id}]")
+            tracer.emit(ev.INDEX_PUT, ev.MAIN_PROCESS, self._epoch, task_id, queue=f"index_queue[{worker_id}]",
+                        arg0=worker_id)
         self._index_queues[worker_id].put(Task(task_id, indices, self._epoch))
         self._workers_num_tasks[worker_id] += 1
         self._tasks_outstanding += 1

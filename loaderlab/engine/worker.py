@@ -299,7 +299,8 @@ def worker_loop(spec: WorkerSpec, worker_id: int, index_queue, result_queue, eve
                 continue  # drain tasks sent before the main process learned we were done
             task: Task = msg
             epoch = tracer.epoch = task.epoch
-            tracer.emit(ev.INDEX_GET, worker_id, epoch, task.task_id, queue=f"index_queue[{worker_id}]")
+            tracer.emit(ev.INDEX_GET, worker_id, epoch, task.task_id, queue=f"index_queue[{worker_id}]",
+                        arg0=worker_id)
             if init_failure is not None:
                 out = Failure(task.task_id, init_failure, worker_id)
                 init_failure = None

@@ -5,7 +5,7 @@ clone built by :mod:`loaderlab.trace.recording.torch_recorder` (same sampler, da
 same random draws and the same batches; the user's loader object is never iterated). What the recorder used
 to invent, the script now decides: an epoch is one ``iter()`` call of the script; the consumer span runs from
 a batch handed out to the script's next ``next()`` (or to the iterator being dropped, after a ``break``);
-``epoch_begin``'s detail names the sampler's own epoch (``sampler.epoch=3``) when it has ``set_epoch``, so a
+``epoch_begin``'s ``arg0`` is the sampler's own epoch when it has ``set_epoch`` (``NO_ARG`` otherwise), so a
 forgotten ``set_epoch`` shows as two epochs drawing the same order. Each sample's label and length are
 guessed from what the dataset returns (:class:`loaderlab.trace.recording.sample_guess.SampleGuess`; ``run --label``). A
 loader a library re-created from the user's (:mod:`.origins`) lists the settings the user wrote, and the
@@ -68,8 +68,7 @@ class LoaderTrace:
         self.epochs += 1
         self.dial(epoch)  # before iter(): workers it starts copy the epoch they start in
         own = getattr(self.sampler, "epoch", None)
-        self.tracer.emit(ev.EPOCH_BEGIN, ev.MAIN_PROCESS, epoch,
-                         detail=f"sampler.epoch={own}" if isinstance(own, int) else "")
+        self.tracer.emit(ev.EPOCH_BEGIN, ev.MAIN_PROCESS, epoch, arg0=own if isinstance(own, int) else ev.NO_ARG)
         set_process_tracer(self.tracer, epoch)  # samples fetched in this process (num_workers=0)
         it = TracedIterator(self, torch_iter(self.clone), epoch)
         self.iterators.add(it)

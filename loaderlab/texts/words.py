@@ -34,7 +34,7 @@ def text(key: str, lang: str = "en", **params: Any) -> str:
 
 
 def render(key: str, evidence: Mapping[str, Any], lang: str = "en") -> str:
-    """A finding's sentence: template ``finding.<key>`` in ``lang`` with its evidence. An error's
+    """A finding's sentence: template ``key`` (``finding.<key>``, ``rank.<key>``) in ``lang`` with its evidence. An error's
     ``where_worker`` (None = the main process) is worded in ``lang`` as ``where``; a straggler's ``worst``
     (a list of samples) as ``part.straggler`` items joined, and its ``more`` as ``and_more``."""
     params = dict(evidence)
@@ -44,4 +44,4 @@ def render(key: str, evidence: Mapping[str, Any], lang: str = "en") -> str:
     if "where_worker" in params:
         who = params["where_worker"]
         params["where"] = text("where.main", lang) if who is None else text("where.worker", lang, worker=who)
-    return text(f"finding.{key}", lang, **params)
+    return text(key, lang, **params)

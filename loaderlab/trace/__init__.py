@@ -21,8 +21,9 @@ from ..faces import lazy_face
 _HOMES = {
     "EVENT_COLUMNS": ".core",
     "Run": ".core",
+    "Finding": ".core",
+    "Severity": ".core",
     "events_frame": ".core",
-    "Finding": ".diagnosis",
     "Verdict": ".diagnosis",
     "all_findings": ".diagnosis",
     "diagnose": ".diagnosis",

@@ -28,12 +28,11 @@ from ..trace.ranks import (
     rank_throughput,
     WORLD_SIZES,
 )
-from ..texts import text as finding_text
 from .language import page_setup
 from .settings import run_lock, running
 from .texts import language, t
+from .alerts import show
 
-SHOW = {"error": st.error, "warning": st.warning, "info": st.info}
 SLOW_FACTOR = 4.0
 DEFAULTS = DistConfig()
 STAGES = ("startup", "fetch", "collate", "pin", "wait", "consume", "idle", "idle_capped")
@@ -96,7 +95,7 @@ def torch_code(config: DistConfig) -> str:
 def _findings(frame: pd.DataFrame) -> None:
     found = rank_findings(frame)
     for f in found:
-        SHOW.get(f.severity, st.info)(finding_text(f"rank.{f.kind}", language(), **f.params))
+        show(f.severity, f.text(language()))
     if not found:
         st.caption(t("distributed.findings.none"))
 

@@ -13,6 +13,7 @@ from ..figures.memory import memory_figure
 from ..trace.diagnosis import memory_findings
 from ..trace.tables import memory_table
 from .texts import language, t
+from .alerts import show
 
 
 def memory_section(frame: pd.DataFrame) -> None:
@@ -23,7 +24,7 @@ def memory_section(frame: pd.DataFrame) -> None:
         return
     st.caption(t("memory.explain"))
     for found in memory_findings(frame):
-        (st.error if found.severity == "error" else st.warning)(found.text(language()))
+        show(found.severity, found.text(language()))
     st.plotly_chart(memory_figure(table, x_title=t("memory.x"), y_title=t("memory.y"), rss_name=t("memory.rss"),
                                   uss_name=t("memory.uss"), shm_name=t("memory.shm")),
                     theme=None, key="memory_chart")

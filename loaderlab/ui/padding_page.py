@@ -28,8 +28,8 @@ from .outcome import show_warnings
 from ..scenarios.custom_runs import default_collate_error
 from .settings import cached_run, put_setting, sidebar_config, torch_code
 from .texts import language, t
+from .alerts import show
 
-SHOW = {"error": st.error, "warning": st.warning, "info": st.info}
 
 
 def _default_collate(config: RunConfig, first: pd.DataFrame) -> None:
@@ -115,7 +115,7 @@ def main() -> None:
     if not found:
         st.caption(t("padding.findings.none"))
     for name, f in found:
-        SHOW.get(f.severity, st.info)(f"**{name}** — {f.text(language())}")
+        show(f.severity, f"**{name}** — {f.text(language())}")
     with st.expander(t("code.title")):
         st.caption(t("padding.code.random"))
         st.code(torch_code(random_cfg), language="python")

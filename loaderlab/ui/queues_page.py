@@ -19,10 +19,10 @@ from .outcome import show_warnings
 from .settings import cached_run, sidebar_config, torch_code
 from .diagnosis_view import show_diagnosis
 from .texts import language, t
+from .alerts import show
 
 ROWS = ("index_queue", "worker", "result_queue", "pin", "data_queue", "reorder", "loop")
 FINDINGS = (kinds.STRAGGLER, kinds.HEAD_OF_LINE, kinds.LOADER_BOUND, kinds.MODEL_BOUND)  # the ones queues explain
-SHOW = {"error": st.error, "warning": st.warning, "info": st.info}
 
 
 def _peak(depths, queue: str) -> int:
@@ -72,6 +72,6 @@ def main() -> None:
         if found:
             st.subheader(t("queues.findings"))
             for finding in found:
-                SHOW.get(finding.severity, st.info)(finding.text(language()))
+                show(finding.severity, finding.text(language()))
     with st.expander(t("code.title")):
         st.code(torch_code(config), language="python")

@@ -33,8 +33,8 @@ from .outcome import show_warnings
 from ..scenarios.custom_runs import weights_run
 from .settings import cached_run, run_lock, running, sidebar_config, torch_code
 from .texts import language, t
+from .alerts import show
 
-SHOW = {"error": st.error, "warning": st.warning, "info": st.info}
 
 
 @st.cache_data(max_entries=8, show_spinner=False)  # callers show a spinner in the page's language
@@ -85,7 +85,7 @@ def _findings(runs: dict, intended: dict) -> None:
     if not found:
         st.caption(t("sampling.findings.none"))
     for name, f in found:
-        SHOW.get(f.severity, st.info)(f"**{name}** — {f.text(language())}")
+        show(f.severity, f"**{name}** — {f.text(language())}")
 
 
 def _mistake(config: RunConfig, labels: list, class_weights: dict) -> None:

@@ -37,13 +37,13 @@ from .outcome import show_warnings
 from .settings import cached_run, MAX_WORKERS, run_lock, sidebar_config, torch_code
 from .diagnosis_view import show_diagnosis
 from .texts import language, t
+from .alerts import show
 
 MAX_SPANS = 10_000  # a Gantt of bar traces stays responsive up to about this many bars (notes/streamlit.md)
 SWEEP_MOST = min(4, MAX_WORKERS)
 STALL_COLUMNS = ["kind", "epoch", "batch", "worker", "index", "message"]
 VERDICTS = (kinds.LOADER_BOUND, kinds.MODEL_BOUND)
 TABLE_KINDS = MARKED_KINDS  # the timing findings this page lists and outlines; the rest go under "also found"
-SHOW = {"error": st.error, "warning": st.warning, "info": st.info}
 
 
 def cores() -> int:
@@ -165,7 +165,7 @@ def _others(v: Views) -> None:
     st.subheader(t("timelines.others.title"))
     st.caption(t("timelines.others.explain"))
     for severity, sentence in v.others:
-        SHOW.get(severity, st.info)(sentence)
+        show(severity, sentence)
 
 
 def _sweep(config: RunConfig) -> None:

@@ -101,7 +101,7 @@ def test_a_forgotten_set_epoch_is_flagged_and_a_called_one_is_not(runs):
     assert dd.set_epoch_forgotten(forgot)
     assert dd.order_repeats(forgot)["same_as_previous"].all()
     finding = [f for f in dd.rank_findings(forgot) if f.kind == "same_order_every_epoch"]
-    assert finding and finding[0].severity == "warning" and finding[0].params == {"epochs": 2}
+    assert finding and finding[0].severity == "warning" and finding[0].evidence == {"epochs": 2}
     called = runs["2 ranks, shuffled, padded"]
     assert not dd.set_epoch_forgotten(called)
     assert not dd.order_repeats(called)["same_as_previous"].any()
@@ -116,10 +116,10 @@ def test_an_unshuffled_sampler_repeats_its_order_without_being_flagged(runs):
 
 def test_padding_and_drop_last_findings_name_the_counts(runs):
     padded = {f.kind: f for f in dd.rank_findings(runs["2 ranks, shuffled, padded"])}["padded"]
-    assert padded.params["count"] == 1
-    assert padded.params["indices"] == str(global_list(CONFIGS["2 ranks, shuffled, padded"], 1)[0])
+    assert padded.evidence["count"] == 1
+    assert padded.evidence["indices"] == str(global_list(CONFIGS["2 ranks, shuffled, padded"], 1)[0])
     dropped = {f.kind: f for f in dd.rank_findings(runs["4 ranks, in order, drop_last"])}["dropped"]
-    assert dropped.params == {"count": 2}
+    assert dropped.evidence == {"count": 2}
 
 
 def test_label_counts_add_up_to_each_ranks_samples(runs):

@@ -95,7 +95,7 @@ def test_ranks_seeded_differently_overlap_and_the_analysis_says_so(no_survivors)
 
     frame = record_ranks(seed_per_rank, 2)
     overlap = {f.kind: f for f in dd.rank_findings(frame)}["overlap"]
-    assert overlap.severity == "error" and overlap.params["count"] > 0
+    assert overlap.severity == "error" and overlap.evidence["count"] > 0
 
 
 @pytest.mark.parametrize("bad, message", [

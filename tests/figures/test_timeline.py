@@ -16,7 +16,7 @@ from loaderlab.figures.timeline import MARK_COLOUR, timeline_figure
 from loaderlab.scenarios.run import run, RunConfig
 from loaderlab.trace.tables import CAPPED_IDLE, MARK, timeline_spans, waits, worker_utilisation
 from loaderlab.trace.core import kinds
-from loaderlab.trace.diagnosis.findings import Finding
+from loaderlab.trace.core import Finding
 from loaderlab.trace.diagnosis import stall_findings
 from loaderlab.trace.tables.timeline import split_idle
 

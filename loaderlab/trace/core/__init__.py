@@ -10,6 +10,10 @@ streamlit.
 from ...faces import lazy_face
 
 _HOMES = {
+    "Finding": ".findings",
+    "SEVERITIES": ".findings",
+    "Severity": ".findings",
+    "finding": ".findings",
     "release": ".cache",
     "shared": ".cache",
     "shared_tables": ".cache",
@@ -46,6 +50,7 @@ _HOMES = {
     "settings": ".lookups",
     "trace_end": ".lookups",
     "from_details": ".old_details",
+    "numbered": ".old_details",
     "PayloadProbe": ".payload",
     "recorded_payload": ".payload",
     "size_text": ".payload",

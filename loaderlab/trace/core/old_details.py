@@ -32,6 +32,41 @@ def _old_indices(detail: str) -> tuple[list | None, int]:
     return ev.index_list(value)
 
 
+_QUEUED = (ev.INDEX_PUT, ev.INDEX_GET)
+_SAMPLER_EPOCH = "sampler.epoch="  # how `loaderlab run` wrote a stock sampler's own epoch, before epoch_begin's arg0
+
+
+def numbered(frame: pd.DataFrame) -> pd.DataFrame:
+    """A table whose ``index_put`` / ``index_get`` do not say their queue's worker in ``arg0``, or whose
+    ``epoch_begin`` names the sampler's epoch as ``sampler.epoch=N`` text (files written before those were typed)
+    → the same numbers in ``arg0``. Returns the frame itself when there is nothing to move (every file written
+    since), else a new frame."""
+    if not len(frame) or "arg0" not in frame.columns:
+        return frame
+    kind = frame["kind"]
+    queued = np.flatnonzero(kind.isin(_QUEUED).to_numpy() & (frame["arg0"] == ev.NO_ARG).to_numpy())
+    begins = np.flatnonzero((kind == ev.EPOCH_BEGIN).to_numpy())
+    said = frame["detail"].iloc[begins].astype(str) if "detail" in frame.columns else pd.Series([], dtype=str)
+    told = begins[said.str.startswith(_SAMPLER_EPOCH).to_numpy()] if len(said) else begins[:0]
+    if not len(queued) and not len(told):
+        return frame
+    f = frame.copy()
+    arg0 = f["arg0"].to_numpy(dtype="int64").copy()
+    number = pd.to_numeric(f["queue"].iloc[queued].astype(str).str.extract(r"^index_queue\[(\d+)\]$")[0],
+                           errors="coerce")
+    found = number.notna().to_numpy()
+    arg0[queued[found]] = number[found].astype("int64").to_numpy()
+    if len(told):
+        own = pd.to_numeric(f["detail"].iloc[told].astype(str).str.slice(len(_SAMPLER_EPOCH)), errors="coerce")
+        ok = own.notna().to_numpy()
+        arg0[told[ok]] = own[ok].astype("int64").to_numpy()
+        if isinstance(f["detail"].dtype, pd.CategoricalDtype) and "" not in f["detail"].cat.categories:
+            f["detail"] = f["detail"].cat.add_categories([""])
+        f.loc[f.index[told[ok]], "detail"] = ""
+    f["arg0"] = pd.Series(arg0, index=f.index).astype(f["arg0"].dtype)
+    return f
+
+
 def from_details(frame: pd.DataFrame) -> pd.DataFrame:
     """A table recorded before events had typed fields → today's table: the numbers that old engines wrote
     into ``detail`` (``repr(indices)``, ``seed=…``, ``pid=…``, ``exitcode=…``, ``__getitems__ N``, the
@@ -95,4 +130,4 @@ def from_details(frame: pd.DataFrame) -> pd.DataFrame:
         f[c] = values
     f["indices"] = indices
     order = [c for c in EVENT_COLUMNS if c in f.columns] + [c for c in f.columns if c not in EVENT_COLUMNS]
-    return f[order]
+    return numbered(f[order])

@@ -13,7 +13,6 @@ _HOMES = {
     "Verdict": ".bottleneck",
     "verdict": ".bottleneck",
     "diagnose": ".document",
-    "Finding": ".findings",
     "all_findings": ".findings",
     "correctness_findings": ".findings",
     "label_findings": ".findings",

@@ -122,19 +122,21 @@ def verdict(frame: Any, summary: RunSummary | None = None) -> Verdict:
     table = normal(events(frame))
     samples = sample_fetches(table)
     slow = stragglers(table, samples)
-    if slow and slow[0]["lost_s"] >= STRAGGLER_SHARE * loop.wait_s:
-        found = slow[0]
-        return Verdict(STRAGGLER, STRAGGLER, {**common, "count": int(found["count"]), "lost_s": found["lost_s"],
-                                              "lost_share": found["lost_s"] / max(loop.wait_s, 1e-12)},
-                       batch=found.get("batch"), worker=found.get("worker"), index=found.get("index"))
+    if slow and slow[0].evidence["lost_s"] >= STRAGGLER_SHARE * loop.wait_s:
+        found, lost_s = slow[0], slow[0].evidence["lost_s"]
+        return Verdict(STRAGGLER, STRAGGLER, {**common, "count": int(found.evidence["count"]), "lost_s": lost_s,
+                                              "lost_share": lost_s / max(loop.wait_s, 1e-12)},
+                       batch=found.batch, worker=found.worker, index=found.index)
     paid = [w for w in slow_workers(table, loop, samples)
-            if w["key"] == "slow_worker" and w["cost_s"] >= STRAGGLER_SHARE * loop.wait_s]
+            if w.key == "slow_worker" and w.evidence["cost_s"] >= STRAGGLER_SHARE * loop.wait_s]
     if paid:
-        found = max(paid, key=lambda w: w["cost_s"])
-        return Verdict(SLOW_WORKER, SLOW_WORKER, {**common, "worker": found["worker"], "ratio": found["ratio"], "median_ms": found["median_ms"],
-                                                  "others_ms": found["others_ms"], "lost_s": found["cost_s"],
-                                                  "lost_share": found["cost_s"] / max(loop.wait_s, 1e-12)},
-                       worker=found["worker"])
+        found = max(paid, key=lambda w: w.evidence["cost_s"])
+        said = found.evidence
+        return Verdict(SLOW_WORKER, SLOW_WORKER, {**common, "worker": found.worker, "ratio": said["ratio"],
+                                                  "median_ms": said["median_ms"], "others_ms": said["others_ms"],
+                                                  "lost_s": said["cost_s"],
+                                                  "lost_share": said["cost_s"] / max(loop.wait_s, 1e-12)},
+                       worker=found.worker)
     busy = s.worker_busy_share if not math.isnan(s.worker_busy_share) else 0.0
     if busy >= WORKERS_BUSY:
         cores = cpu_count()

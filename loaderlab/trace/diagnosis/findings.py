@@ -7,22 +7,22 @@ streamlit.
 
 Every finding carries a ``key`` and its ``evidence``; its words come from :mod:`loaderlab.texts.words` (English and
 Korean): ``message`` is the English sentence, ``finding.text(lang)`` the sentence in any language.
-The stall checks live in :mod:`loaderlab.trace.tables.stalls` and :mod:`loaderlab.trace.tables.slow` and return raw findings that are worded here. Thresholds are
+The stall checks live in :mod:`loaderlab.trace.tables.stalls` and :mod:`loaderlab.trace.tables.slow`; every check
+makes a :class:`loaderlab.trace.core.findings.Finding`. Thresholds are
 named constants; a finding needs both a relative and an absolute margin where timing is involved.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ...texts import EN, render, text
-from ..core import kinds, normal, paired_rows, release, rows, settings, shared_tables
+from ...texts import EN
+from ..core import Finding, finding, kinds, SEVERITIES, normal, paired_rows, release, rows, settings, shared_tables
 from ..tables import (
     epoch_orders,
     is_iterable,
@@ -38,45 +38,15 @@ from ..tables import (
 )
 from ...engine import events as ev
 
-__all__ = ["SEVERITIES", "TEMPLATES", "Finding", "all_findings", "correctness_findings", "label_audit",
+__all__ = ["TEMPLATES", "all_findings", "correctness_findings", "label_audit",
            "label_findings", "memory_findings", "padding_audit", "padding_findings", "stall_findings"]
 
 # The English templates, by finding key (the words of every language live in :mod:`loaderlab.texts.words`).
 TEMPLATES = {k.removeprefix("finding."): v for k, v in EN.items() if k.startswith("finding.")}
-SEVERITIES = ("error", "warning", "info")  # most severe first
 
 IMBALANCE_RATIO, MAX_CLASSES = 4.0, 100
 DRIFT_MIN, DRIFT_SIGMAS = 0.05, 4.0  # |realised - intended| above both this and 4 binomial sigmas
 PADDING_FRACTION = 0.3
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One finding. ``batch`` is the task id; ``index`` the dataset index (or stream position); None = n/a."""
-
-    kind: str
-    severity: str  # "error" | "warning" | "info"
-    message: str
-    batch: int | None = None
-    worker: int | None = None
-    index: int | None = None
-    epoch: int | None = None
-    evidence: dict[str, Any] = field(default_factory=dict)
-    key: str = ""  # the TEMPLATES key the message came from
-
-    def text(self, lang: str = "en") -> str:
-        """The message in ``lang`` (``"en"``, ``"ko"``)."""
-        return render(self.key, self.evidence, lang) if self.key else self.message
-
-    def severity_text(self, lang: str = "en") -> str:
-        return text(f"severity.{self.severity}", lang)
-
-
-def finding(kind: str, severity: str, key: str | None = None, **evidence: Any) -> Finding:
-    """Build a Finding; ``batch``, ``worker``, ``index``, ``epoch`` in ``evidence`` also fill its fields."""
-    key = key or kind
-    named = {k: (None if evidence.get(k) is None else int(evidence[k])) for k in ("batch", "worker", "index", "epoch")}
-    return Finding(kind, severity, render(key, evidence), evidence=evidence, key=key, **named)
 
 
 def stall_findings(frame: pd.DataFrame) -> list[Finding]:
@@ -84,7 +54,7 @@ def stall_findings(frame: pd.DataFrame) -> list[Finding]:
     slow first batches, errors, and the loader-bound / model-bound verdict (severity info). See
     :mod:`loaderlab.trace.tables.stalls` and :mod:`loaderlab.trace.tables.slow`."""
     persistent = bool(settings(frame).get("persistent_workers"))
-    return [finding(**found) for found in stall_checks(normal(frame), persistent)]
+    return stall_checks(normal(frame), persistent)
 
 
 def _stream_replayed(f: pd.DataFrame, iterable: bool, dataset_len: Any, already: set[int]) -> list[Finding]:
@@ -107,14 +77,11 @@ def _stream_replayed(f: pd.DataFrame, iterable: bool, dataset_len: Any, already:
 
 
 def _sampler_epochs(f: pd.DataFrame) -> dict[int, int]:
-    """The sampler's own epoch at each epoch's start, where the trace says it (``run`` notes
-    ``sampler.epoch=N`` for a sampler with ``set_epoch``)."""
-    begins = rows(f, ev.EPOCH_BEGIN, columns=["epoch", "detail"])
-    out = {}
-    for epoch, detail in zip(begins["epoch"], begins["detail"]):
-        if isinstance(detail, str) and detail.startswith("sampler.epoch=") and detail[14:].lstrip("-").isdigit():
-            out[int(epoch)] = int(detail[14:])
-    return out
+    """The sampler's own epoch at each epoch's start, where the trace says it (``run`` records it as
+    ``epoch_begin``'s ``arg0`` for a sampler with ``set_epoch``)."""
+    begins = rows(f, ev.EPOCH_BEGIN, columns=["epoch", "arg0"])
+    begins = begins[begins["arg0"] != ev.NO_ARG]
+    return {int(epoch): int(own) for epoch, own in zip(begins["epoch"], begins["arg0"])}
 
 
 def _same_order(f: pd.DataFrame, sampler: str) -> list[Finding]:
@@ -177,7 +144,7 @@ def correctness_findings(frame: pd.DataFrame) -> list[Finding]:
     """
     iterable, sampler = is_iterable(frame), settings(frame).get("sampler", "sampler")
     f = normal(frame)
-    duplicates = [finding(**found) for found in iterable_duplicates(f)] if iterable else []
+    duplicates = iterable_duplicates(f) if iterable else []
     duplicates += _stream_replayed(f, iterable, settings(frame).get("dataset_len"), {d.epoch for d in duplicates})
     return duplicates + _same_order(f, sampler) + _identical_rng(f)
 
@@ -245,7 +212,7 @@ def padding_findings(frame: pd.DataFrame) -> list[Finding]:
 
 def memory_findings(frame: pd.DataFrame) -> list[Finding]:
     """Copy-on-access growth of a worker's private memory; /dev/shm nearly full (see :mod:`loaderlab.trace.tables.memory`)."""
-    return [finding(**found) for found in memory_checks(frame)]
+    return memory_checks(frame)
 
 
 def all_findings(frame: pd.DataFrame) -> list[Finding]:

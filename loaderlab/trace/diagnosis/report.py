@@ -41,8 +41,8 @@ def _ranks_report(frame: pd.DataFrame, lang: str) -> str:
     found = rank_findings(frame)
     lines = [text("report.ranks", lang, n=world_size(frame)),
              text("report.findings", lang, n=len(found)) if found else text("report.findings_none", lang)]
-    lines += [text("report.finding_row", lang, severity=text(f"severity.{f.severity}", lang), kind=f.kind,
-                   message=text(f"rank.{f.kind}", lang, **f.params)) for f in found]
+    lines += [text("report.finding_row", lang, severity=f.severity_text(lang), kind=f.kind, message=f.text(lang))
+              for f in found]
     return "\n".join(parts) + "\n" + "\n".join(lines) + "\n"
 
 

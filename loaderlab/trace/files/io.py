@@ -47,7 +47,7 @@ import pandas as pd
 
 from .columnar import TraceWriter
 from .columnar_read import MAGIC, is_columnar, read_columnar, read_columnar_bytes, TraceFileError
-from ..core import compact_table, EVENT_COLUMNS, frame_of, from_details, Run, TYPED_COLUMNS
+from ..core import compact_table, EVENT_COLUMNS, frame_of, from_details, numbered, Run, TYPED_COLUMNS
 
 FORMAT = "loaderlab-trace"
 VERSION = 1
@@ -168,7 +168,7 @@ def columnar_frame(frame: pd.DataFrame, meta: dict, name: str) -> pd.DataFrame:
         raise TraceFileError(f"{name} lacks the column{'s' if len(required) > 1 else ''} {', '.join(required)}; "
                              f"it is not an event table — record the trace again.")
     frame.attrs.update(meta)
-    return frame
+    return numbered(frame)  # a file from before the queue's worker and the sampler's epoch were typed
 
 
 def load_trace_bytes(data: bytes, name: str = "the trace", *, compact: bool = False) -> pd.DataFrame:
@@ -222,7 +222,7 @@ def _from_document(doc: Any, name: str) -> pd.DataFrame:
     if doc["epochs"] is not None:
         frame.attrs["epochs"] = doc["epochs"]
     frame.attrs.update(doc.get("attrs", {}))
-    return from_details(frame)  # a file from before typed event fields: its detail strings → the fields
+    return numbered(from_details(frame))  # a file from before typed event fields: its detail strings → the fields
 
 
 def _check_header(doc: Any, name: str) -> None:

@@ -16,28 +16,17 @@ occurrence in an epoch is flagged ``padded``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 import pandas as pd
 
 from ...engine import events as ev
 from ..tables import stage_spans, wait_totals
-from ..core import as_run, batch_indices, kinds, metadata, rows
+from ..core import as_run, batch_indices, Finding, finding, kinds, metadata, rows
 
 ASSIGNMENT_COLUMNS = ("epoch", "rank", "position", "global_position", "batch", "index", "label", "padded")
 SLOW_RANK_RATIO = 2.0  # a rank that waited this much longer for data than the fastest one…
 SLOW_RANK_SHARE = 0.25  # …for at least this share of its run is named in a finding
-
-
-@dataclass(frozen=True)
-class RankFinding:
-    """One finding about the ranks; ``params`` fill the message's placeholders (for translations)."""
-
-    kind: str  # one of kinds.RANK_KINDS
-    severity: str  # "error" | "warning" | "info"
-    message: str
-    params: dict[str, Any] = field(default_factory=dict)
 
 
 def world_size(frame: pd.DataFrame) -> int:
@@ -237,45 +226,29 @@ def rank_spans(frame: pd.DataFrame) -> pd.DataFrame:
     return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
 
 
-def rank_findings(frame: pd.DataFrame) -> list[RankFinding]:
+def rank_findings(frame: pd.DataFrame) -> list[Finding]:
     """The forgotten ``set_epoch``, padding copies, dropped samples, unexplained overlap, a slow rank."""
-    out: list[RankFinding] = []
+    out: list[Finding] = []
     epochs = int(frame["epoch"].max()) + 1 if len(frame) else 0
     a = assignments(frame)
     if set_epoch_forgotten(a):
-        out.append(RankFinding(
-            kinds.SAME_ORDER_EVERY_EPOCH, "warning",
-            f"Every rank got the same samples in the same order in all {epochs} epochs: the DistributedSampler "
-            f"shuffles with seed + epoch, and set_epoch(epoch) was never called, so its epoch stayed 0.",
-            {"epochs": epochs}))
+        out.append(finding(kinds.SAME_ORDER_EVERY_EPOCH, "warning", words="rank", epochs=epochs))
     cov = coverage(a)
     last = cov.iloc[-1] if len(cov) else None
     if last is not None and last["padded"] > 0:
         pads = padded_indices(a)
         first = pads[pads["epoch"] == last["epoch"]]
         shown = ", ".join(str(i) for i in first["index"].head(8))
-        out.append(RankFinding(
-            kinds.PADDED, "info",
-            f"{int(last['padded'])} sample(s) per epoch are seen twice (indices {shown} in epoch "
-            f"{int(last['epoch'])}): DistributedSampler repeats the head of its list so that every rank gets "
-            f"the same number of samples.", {"count": int(last["padded"]), "indices": shown,
-                                             "epoch": int(last["epoch"])}))
+        out.append(finding(kinds.PADDED, "info", words="rank", count=int(last["padded"]), indices=shown,
+                           epoch=int(last["epoch"])))
     if last is not None and last["dropped"] > 0:
-        out.append(RankFinding(
-            kinds.DROPPED, "info",
-            f"{int(last['dropped'])} sample(s) per epoch reach no rank: with drop_last=True DistributedSampler "
-            f"cuts its list to a multiple of the world size.", {"count": int(last["dropped"])}))
+        out.append(finding(kinds.DROPPED, "info", words="rank", count=int(last["dropped"])))
     ov = overlap(a)
     extra = ov[ov["shared"] > ov["padded"]]
     if len(extra):
         row = extra.iloc[0]
-        out.append(RankFinding(
-            kinds.OVERLAP, "error",
-            f"Ranks {int(row['rank_a'])} and {int(row['rank_b'])} got {int(row['shared'] - row['padded'])} of the "
-            f"same samples in epoch {int(row['epoch'])} beyond padding: their samplers disagree (a different "
-            f"seed or world size per rank?).", {"rank_a": int(row["rank_a"]), "rank_b": int(row["rank_b"]),
-                                                "count": int(row["shared"] - row["padded"]),
-                                                "epoch": int(row["epoch"])}))
+        out.append(finding(kinds.OVERLAP, "error", words="rank", rank_a=int(row["rank_a"]), rank_b=int(row["rank_b"]),
+                           count=int(row["shared"] - row["padded"]), epoch=int(row["epoch"])))
     tp = rank_throughput(frame)
     if len(tp) > 1:
         slow, fast = tp.loc[tp["wait_s"].idxmax()], tp.loc[tp["wait_s"].idxmin()]
@@ -283,11 +256,6 @@ def rank_findings(frame: pd.DataFrame) -> list[RankFinding]:
         # named only when it matters: most of the run, and well above the fastest rank's wait
         if excess >= SLOW_RANK_SHARE * float(slow["seconds"]) and slow["wait_s"] >= SLOW_RANK_RATIO * fast["wait_s"]:
             ratio = float(slow["wait_s"] / fast["wait_s"]) if fast["wait_s"] > 0 else float("inf")
-            out.append(RankFinding(
-                kinds.SLOW_RANK, "info",
-                f"Rank {int(slow['rank'])}'s loop waited {float(slow['wait_s']):.2f} s for data, {ratio:.1f}× as long "
-                f"as rank {int(fast['rank'])}'s; with a collective after each batch (DDP's gradient all-reduce) "
-                f"the other ranks spend that time waiting for it.",
-                {"rank": int(slow["rank"]), "wait": f"{float(slow['wait_s']):.2f}", "ratio": f"{ratio:.1f}",
-                 "fast": int(fast["rank"])}))
+            out.append(finding(kinds.SLOW_RANK, "info", words="rank", rank=int(slow["rank"]),
+                               wait=f"{float(slow['wait_s']):.2f}", ratio=f"{ratio:.1f}", fast=int(fast["rank"])))
     return out

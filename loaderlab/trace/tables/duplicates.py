@@ -24,7 +24,7 @@ from typing import Any
 import pandas as pd
 
 from ...engine import events as ev
-from ..core import kinds, positions
+from ..core import Finding, finding, kinds, positions
 from .audits import is_class, samples
 
 COLUMNS = ["epoch", "batch", "worker", "pid", "index", "arg1", "t_s"]
@@ -36,10 +36,10 @@ def _named(g: pd.DataFrame, key: str, example: Any) -> dict[str, Any]:
     return {"workers": [int(w) for w in mine["worker"]], "positions": [int(i) for i in mine["index"]]}
 
 
-def _found(key: str, epoch: Any, g: pd.DataFrame, column: str, producers: pd.Series) -> dict[str, Any]:
+def _found(key: str, epoch: Any, g: pd.DataFrame, column: str, producers: pd.Series) -> Finding:
     dup = g[g[column].isin(producers[producers > 1].index)]
     first = dup[dup["worker"] == dup["worker"].max()].sort_values("index").iloc[0]  # the last worker's first
-    out = {"kind": kinds.ITERABLE_DUPLICATES, "severity": "error", "key": key, "epoch": int(epoch),
+    out = {"epoch": int(epoch),
            "worker": int(first["worker"]), "index": int(first["index"]),
            # a stock loader's IterableDataset batch is named by its task where the recorder read it
            "batch": int(first["batch"]) if first["batch"] >= 0 else None,
@@ -47,10 +47,10 @@ def _found(key: str, epoch: Any, g: pd.DataFrame, column: str, producers: pd.Ser
            **_named(g, column, first[column])}
     if column == "label":
         out["label"] = first["label"]
-    return out
+    return finding(kinds.ITERABLE_DUPLICATES, "error", key=key, **out)
 
 
-def by_label(f: pd.DataFrame) -> list[dict[str, Any]]:
+def by_label(f: pd.DataFrame) -> list[Finding]:
     """Duplicates by the samples' labels, where those are the samples' own values (module docstring)."""
     s = samples(f, handed_only=False)
     s = s[s["label"].map(is_class).astype(bool)]
@@ -64,7 +64,7 @@ def by_label(f: pd.DataFrame) -> list[dict[str, Any]]:
     return out
 
 
-def by_content(f: pd.DataFrame, skip: set[int]) -> list[dict[str, Any]]:
+def by_content(f: pd.DataFrame, skip: set[int]) -> list[Finding]:
     """Duplicates by the samples' content fingerprints, in the epochs not in ``skip``."""
     at = positions(f, ev.FETCH_END)
     s = f[COLUMNS + ["detail"]].take(at)
@@ -78,7 +78,7 @@ def by_content(f: pd.DataFrame, skip: set[int]) -> list[dict[str, Any]]:
     return out
 
 
-def iterable_duplicates(f: pd.DataFrame) -> list[dict[str, Any]]:
+def iterable_duplicates(f: pd.DataFrame) -> list[Finding]:
     """Every epoch's duplicates: by label where labels are identities, else by content (module docstring)."""
     found = by_label(f)
-    return found + by_content(f, {d["epoch"] for d in found})
+    return found + by_content(f, {d.epoch for d in found})

@@ -113,7 +113,7 @@ def _exception_site(f: pd.DataFrame, worker: int) -> Site | None:
 
 def _outstanding_tasks(f: pd.DataFrame, worker: int) -> pd.DataFrame:
     """``epoch, batch`` of the tasks sent to ``worker`` that never came back (its results may die with it)."""
-    sent = f[(f["kind"] == ev.INDEX_PUT) & (f["queue"] == f"index_queue[{worker}]")][["epoch", "batch"]]
+    sent = f[(f["kind"] == ev.INDEX_PUT) & (f["arg0"] == worker)][["epoch", "batch"]]  # arg0: k of index_queue[k]
     back = f[f["kind"] == ev.RESULT_GET][["epoch", "batch"]].drop_duplicates()
     left = sent.merge(back, how="left", indicator=True)
     return left[left["_merge"] == "left_only"]

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from ...engine import events as ev
-from ..core import kinds, normal
+from ..core import Finding, finding, kinds, normal
 
 MEMORY_COLUMNS = ["t_s", "worker", "pid", "rss_bytes", "uss_bytes", "shm_used_bytes", "shm_total_bytes"]
 GROWTH_BYTES = 64 * 2**20
@@ -43,23 +43,23 @@ def memory_table(frame: pd.DataFrame) -> pd.DataFrame:
     return out.reset_index(drop=True)
 
 
-def memory_checks(frame: pd.DataFrame) -> list[dict]:
-    """Raw findings (``kind``, ``severity``, ``worker``, evidence) for :mod:`loaderlab.trace.diagnosis.findings` to word."""
+def memory_checks(frame: pd.DataFrame) -> list[Finding]:
+    """The memory findings: a worker copying what it only reads, a nearly full /dev/shm."""
     table = memory_table(frame)
-    out: list[dict] = []
+    out: list[Finding] = []
     if not len(table):
         return out
     for (worker, pid), rows in table[table["uss_bytes"] >= 0].groupby(["worker", "pid"]):
         first, peak = int(rows["uss_bytes"].iloc[0]), int(rows["uss_bytes"].max())
         if peak - first > GROWTH_BYTES and peak > GROWTH_RATIO * max(first, 1):
-            out.append(dict(kind=kinds.COPY_ON_ACCESS, severity="warning", worker=int(worker), pid=int(pid),
+            out.append(finding(kind=kinds.COPY_ON_ACCESS, severity="warning", worker=int(worker), pid=int(pid),
                             first_mb=first / 2**20, peak_mb=peak / 2**20))
     shm = table[table["shm_total_bytes"] > 0]
     if len(shm):
         share = shm["shm_used_bytes"] / shm["shm_total_bytes"]
         worst = int(share.to_numpy().argmax())
         if share.iloc[worst] > SHM_FULL:
-            out.append(dict(kind=kinds.SHM_NEARLY_FULL, severity="error", share=float(share.iloc[worst]),
+            out.append(finding(kind=kinds.SHM_NEARLY_FULL, severity="error", share=float(share.iloc[worst]),
                             used_mb=int(shm["shm_used_bytes"].iloc[worst]) / 2**20,
                             total_mb=int(shm["shm_total_bytes"].iloc[worst]) / 2**20))
     return out

@@ -35,12 +35,11 @@ nothing of plotly or streamlit.
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import pandas as pd
 
 from ...engine import events as ev
-from ..core import kinds, paired_rows, trace_end
+from ..core import Finding, finding, kinds, paired_rows, trace_end
 from .waits import LoopWait, main_wait
 
 MIN_SAMPLES = 5  # a median over fewer says little
@@ -69,7 +68,7 @@ def sample_fetches(f: pd.DataFrame) -> pd.DataFrame:
     return out.assign(fetch_s=fetch_s)[fetch_s.notna() & (out["index"] >= 0)]
 
 
-def stragglers(f: pd.DataFrame, samples: pd.DataFrame | None = None) -> list[dict[str, Any]]:
+def stragglers(f: pd.DataFrame, samples: pd.DataFrame | None = None) -> list[Finding]:
     fe = sample_fetches(f) if samples is None else samples
     if len(fe) < MIN_SAMPLES:
         return []
@@ -92,7 +91,7 @@ def stragglers(f: pd.DataFrame, samples: pd.DataFrame | None = None) -> list[dic
     listed = [{"index": int(r.index), "batch": int(r.batch), "worker": int(r.worker), "epoch": int(r.epoch),
                "fetch_s": float(r.fetch_s), "ratio": float(r.ratio)} for r in worst.itertuples()]
     top = listed[0]
-    return [dict(kind=kinds.STRAGGLER, severity="warning", key="straggler", index=top["index"], batch=top["batch"],
+    return [finding(kind=kinds.STRAGGLER, severity="warning", key="straggler", index=top["index"], batch=top["batch"],
                  worker=top["worker"], epoch=top["epoch"], fetch_s=top["fetch_s"], count=len(slow),
                  lost_s=lost, run_s=run_s, share=lost / run_s if run_s > 0 else math.inf,
                  median_ms=run_median * 1e3, ratio_min=STRAGGLER_RATIO, worst=listed,
@@ -104,7 +103,7 @@ def _batch_makers(fe: pd.DataFrame) -> pd.DataFrame:
     return fe[fe["worker"] >= 0].drop_duplicates(["epoch", "batch"])[["epoch", "batch", "worker"]]
 
 
-def slow_workers(f: pd.DataFrame, loop: LoopWait, samples: pd.DataFrame | None = None) -> list[dict[str, Any]]:
+def slow_workers(f: pd.DataFrame, loop: LoopWait, samples: pd.DataFrame | None = None) -> list[Finding]:
     fe = sample_fetches(f) if samples is None else samples
     fe = fe[fe["worker"] >= 0]
     counts = fe.groupby("worker").size()
@@ -127,7 +126,7 @@ def slow_workers(f: pd.DataFrame, loop: LoopWait, samples: pd.DataFrame | None =
         loop_s = loop.wait_s + loop.consume_s
         share = cost / loop_s if loop_s > 0 else 0.0
         paid = share >= SLOW_WORKER_COST_SHARE
-        out.append(dict(kind=kinds.SLOW_WORKER, severity="warning" if paid else "info",
+        out.append(finding(kind=kinds.SLOW_WORKER, severity="warning" if paid else "info",
                         key="slow_worker" if paid else "slow_worker_hidden", worker=w,
                         ratio=median / others_median if others_median > 0 else math.inf,
                         median_ms=median * 1e3, others_ms=others_median * 1e3, samples=len(mine),

@@ -3,8 +3,8 @@ batches, errors (stragglers and slow workers: :mod:`loaderlab.trace.tables.slow`
 or the loader on the loop (by :func:`~loaderlab.trace.tables.waits.loop_wait`, the one definition of waiting).
 
 Twin of nothing in torch. Pure functions over a normalised events table (see :mod:`loaderlab.trace.core.lookups`); each check
-returns raw findings (dicts of ``kind``, ``severity``, ``key`` and evidence) that :mod:`loaderlab.trace.diagnosis.findings` turns
-into worded :class:`~loaderlab.trace.diagnosis.findings.Finding` objects, so that all wording stays in one place.
+makes :class:`~loaderlab.trace.core.findings.Finding` objects (worded from :mod:`loaderlab.texts`), which
+:mod:`loaderlab.trace.diagnosis.findings` gathers with the others.
 Knows nothing of plotly or streamlit.
 
 Every threshold has a relative and an absolute part, so that the scheduling noise of a tiny, fast run
@@ -14,12 +14,11 @@ never reads as a problem.
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import pandas as pd
 
 from ...engine import events as ev
-from ..core import kinds, main_pid, rows, trace_end
+from ..core import Finding, finding, kinds, main_pid, rows, trace_end
 from .waits import batch_latency, loop_wait, LoopWait, main_wait
 from .slow import fetches, sample_fetches, slow_workers, stragglers
 from .processes import worker_processes, worker_tasks
@@ -30,12 +29,7 @@ SLOW_START_RATIO, SLOW_START_MIN_S = 5.0, 1.0  # first wait vs a typical wait, a
 STARTUP_SHARE = 0.5  # … of which worker start-up must be at least this share
 
 
-def raw(kind: str, severity: str, key: str | None = None, **evidence: Any) -> dict[str, Any]:
-    """A finding before wording: :func:`loaderlab.trace.diagnosis.findings.finding` takes the same arguments."""
-    return {"kind": kind, "severity": severity, "key": key, **evidence}
-
-
-def _head_of_line(f: pd.DataFrame) -> list[dict[str, Any]]:
+def _head_of_line(f: pd.DataFrame) -> list[Finding]:
     """Batches that held ready batches in the reorder buffer while they were the one to hand over next."""
     parks = rows(f, ev.REORDER_PARK)
     if not len(parks):
@@ -75,14 +69,14 @@ def _head_of_line(f: pd.DataFrame) -> list[dict[str, Any]]:
                     parked_batches=held)
         slowest = mine.nlargest(1, "fetch_s")
         if len(slowest) and slowest["fetch_s"].iloc[0] >= 0.5 * blocked:  # the sample explains the delay
-            out.append(raw(kinds.HEAD_OF_LINE, "warning", index=int(slowest["index"].iloc[0]),
+            out.append(finding(kinds.HEAD_OF_LINE, "warning", index=int(slowest["index"].iloc[0]),
                            fetch_s=float(slowest["fetch_s"].iloc[0]), **base))
         else:
-            out.append(raw(kinds.HEAD_OF_LINE, "warning", key="head_of_line_worker", index=None, **base))
+            out.append(finding(kinds.HEAD_OF_LINE, "warning", key="head_of_line_worker", index=None, **base))
     return out
 
 
-def _silent_workers(f: pd.DataFrame) -> list[dict[str, Any]]:
+def _silent_workers(f: pd.DataFrame) -> list[Finding]:
     out, end = [], trace_end(f)
     for p in worker_processes(f).itertuples():
         if not math.isnan(p.exit_s):
@@ -90,15 +84,15 @@ def _silent_workers(f: pd.DataFrame) -> list[dict[str, Any]]:
         silent = end - p.last_s
         if p.last_kind == ev.FETCH_BEGIN and (not math.isnan(p.main_exit_s) or silent >= STALL_MIN_S):
             last = f[(f["pid"] == p.pid) & (f["kind"] == ev.FETCH_BEGIN)].iloc[-1]
-            out.append(raw(kinds.STALLED_WORKER, "error", worker=p.worker, pid=p.pid, index=int(last["index"]),
+            out.append(finding(kinds.STALLED_WORKER, "error", worker=p.worker, pid=p.pid, index=int(last["index"]),
                            batch=int(last["batch"]), epoch=int(last["epoch"]), silent_s=silent))
         elif not math.isnan(p.main_exit_s):
-            out.append(raw(kinds.WORKER_VANISHED, "error", worker=p.worker, pid=p.pid, epoch=p.epoch,
+            out.append(finding(kinds.WORKER_VANISHED, "error", worker=p.worker, pid=p.pid, epoch=p.epoch,
                            last_kind=p.last_kind, last_s=p.last_s))
     return out
 
 
-def _slow_first_batches(f: pd.DataFrame, persistent: bool) -> list[dict[str, Any]]:
+def _slow_first_batches(f: pd.DataFrame, persistent: bool) -> list[Finding]:
     waits, procs = main_wait(f), worker_processes(f)
     out = []
     for epoch, g in waits.groupby("epoch"):
@@ -112,21 +106,21 @@ def _slow_first_batches(f: pd.DataFrame, persistent: bool) -> list[dict[str, Any
         last = started.loc[started["ready_s"].idxmax()]
         startup = min(float(last["ready_s"]) - float(g["start_s"].iloc[0]), first_s)
         if startup >= STARTUP_SHARE * first_s:
-            out.append(raw(kinds.SLOW_FIRST_BATCH, "warning", key="slow_first_batch_once" if persistent else None,
+            out.append(finding(kinds.SLOW_FIRST_BATCH, "warning", key="slow_first_batch_once" if persistent else None,
                            epoch=epoch, batch=int(g[g["position"] == 0]["batch"].iloc[0]),
                            worker=int(last["worker"]), first_wait_s=first_s, startup_s=startup,
                            typical_wait_s=typical, ratio=first_s / max(typical, 1e-9) if typical else math.inf))
     return out
 
 
-def _verdict(f: pd.DataFrame, loop: LoopWait) -> list[dict[str, Any]]:
+def _verdict(f: pd.DataFrame, loop: LoopWait) -> list[Finding]:
     if not len(rows(f, ev.CONSUMER_END)) or math.isnan(loop.share):
         return []
-    return [raw(kinds.LOADER_BOUND if loop.share > 0.5 else kinds.MODEL_BOUND, "info", wait_s=loop.wait_s,
+    return [finding(kinds.LOADER_BOUND if loop.share > 0.5 else kinds.MODEL_BOUND, "info", wait_s=loop.wait_s,
                 consume_s=loop.consume_s, share=loop.share)]
 
 
-def _errors(f: pd.DataFrame) -> list[dict[str, Any]]:
+def _errors(f: pd.DataFrame) -> list[Finding]:
     mp = main_pid(f)
     errors = rows(f, ev.ERROR)
     # A worker's exception is reported by the worker and again by main on receipt: keep the worker's.
@@ -142,13 +136,13 @@ def _errors(f: pd.DataFrame) -> list[dict[str, Any]]:
         sample = failed[(failed["pid"] == r.pid) & (failed["epoch"] == r.epoch) & (failed["batch"] == r.batch)]
         index = int(sample["index"].iloc[-1]) if r.batch >= 0 and len(sample) else None
         key = "error" if r.batch < 0 else "error_in_batch" if index is None else "error_in_sample"
-        out.append(raw(kinds.ERROR, "error", key=key, where=where,
+        out.append(finding(kinds.ERROR, "error", key=key, where=where,
                        where_worker=None if in_main else int(r.worker), detail=r.detail, epoch=r.epoch, index=index,
                        batch=r.batch if r.batch >= 0 else None, worker=r.worker if r.worker >= 0 else None))
     return out
 
 
-def stall_checks(f: pd.DataFrame, persistent: bool) -> list[dict[str, Any]]:
+def stall_checks(f: pd.DataFrame, persistent: bool) -> list[Finding]:
     """Every stall check on a normalised table; ``persistent`` = the loader's ``persistent_workers``."""
     loop, samples = loop_wait(f), sample_fetches(f)
     return (_errors(f) + _silent_workers(f) + _head_of_line(f) + stragglers(f, samples) + slow_workers(f, loop, samples)

@@ -193,8 +193,8 @@ def batch_latency(frame: pd.DataFrame) -> pd.DataFrame:
     keys = pd.concat([rows(f, ev.SAMPLER_YIELD, ev.INDEX_PUT, ev.INDEX_GET, ev.RESULT_PUT)[["epoch", "batch"]],
                       hand_overs(f)[["epoch", "batch"]]])
     out = keys[keys["batch"] >= 0].drop_duplicates().astype("int64")
-    put = first(ev.INDEX_PUT, "dispatch_s", ("queue",))
-    put["qworker"] = pd.to_numeric(put.pop("queue").str.extract(r"\[(\d+)\]")[0], errors="coerce")
+    put = first(ev.INDEX_PUT, "dispatch_s", ("arg0",)).rename(columns={"arg0": "qworker"})  # k of index_queue[k]
+    put["qworker"] = put["qworker"].where(put["qworker"] != ev.NO_ARG).astype("float64")
     got = first(ev.INDEX_GET, "get_s", ("worker", "pid"))
     ready = first(ev.RESULT_PUT, "ready_s", ("worker", "pid", "detail")).rename(
         columns={"worker": "rworker", "pid": "rpid", "detail": "outcome"})

@@ -9,7 +9,7 @@ import pandas as pd
 
 from loaderlab import DataLoader, record
 from loaderlab.engine import events as ev
-from loaderlab.trace.core import EVENT_COLUMNS, from_details, hand_overs, sampler_order
+from loaderlab.trace.core import EVENT_COLUMNS, from_details, hand_overs, numbered, sampler_order
 from loaderlab.trace.files import load_trace, save_trace
 from loaderlab.trace.tables import memory_table, worker_processes
 from tests.helpers.datasets import MapDataset
@@ -87,3 +87,25 @@ def test_old_text_is_read_in_one_place():
     assert new["arg0"].tolist() == [ev.CAUSE_UNSENT, ev.CAUSE_TIMEOUT, 4, 0, -9]
     assert new["detail"].tolist() == ["PicklingError: no", "timeout", "", "ValueError", ""]
     assert from_details(new) is new
+
+
+def test_the_index_queues_worker_is_a_number_not_text():
+    frame = record(DataLoader(MapDataset(12), batch_size=2, num_workers=2), epochs=1)
+    queued = frame[frame.kind.isin([ev.INDEX_PUT, ev.INDEX_GET])]
+    assert len(queued) == 12 and set(queued["arg0"]) == {0, 1}
+    assert (queued["queue"] == "index_queue[" + queued["arg0"].astype(str) + "]").all()
+    got = queued[queued.kind == ev.INDEX_GET]
+    assert (got["arg0"] == got["worker"]).all()  # a worker takes its tasks from its own queue
+
+
+def test_files_written_before_the_numbers_were_typed_get_them_on_reading(tmp_path):
+    frame = record(DataLoader(MapDataset(12), batch_size=2, num_workers=2), epochs=2)
+    old = frame.copy()
+    old.loc[old.kind.isin([ev.INDEX_PUT, ev.INDEX_GET]), "arg0"] = ev.NO_ARG
+    old.loc[old.kind == ev.EPOCH_BEGIN, "detail"] = ["sampler.epoch=0", "sampler.epoch=0"]
+    want = frame.copy()
+    want.loc[want.kind == ev.EPOCH_BEGIN, "arg0"] = 0
+    pd.testing.assert_frame_equal(numbered(old), want)
+    save_trace(old, tmp_path / "old.lltrace")
+    pd.testing.assert_frame_equal(load_trace(tmp_path / "old.lltrace"), want, check_dtype=False)
+    assert numbered(want) is want  # nothing to move: the same table, no copy

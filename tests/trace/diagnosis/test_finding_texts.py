@@ -26,9 +26,9 @@ def test_english_text_is_the_message_and_korean_is_korean(straggler):
     found = F.all_findings(straggler)
     assert found
     for f in found:
-        assert f.text() == f.text("en") == f.message == words.render(f.key, f.evidence)
+        assert f.text() == f.text("en") == f.message == words.render(f"finding.{f.key}", f.evidence)
         ko = f.text("ko")
-        assert ko == words.render(f.key, f.evidence, "ko") and HANGUL.search(ko)
+        assert ko == words.render(f"finding.{f.key}", f.evidence, "ko") and HANGUL.search(ko)
         assert f.severity_text("ko") == words.KO[f"severity.{f.severity}"]
 
 
@@ -37,9 +37,9 @@ def test_a_straggler_lists_its_samples_in_the_language(straggler):
     i, b, w = slow.index, slow.batch, slow.worker
     assert f"Slowest: index {i} (batch {b}, worker {w}, " in slow.text("en") and slow.text("en").endswith(" s).")
     assert f"가장 느린 샘플: 인덱스 {i}(배치 {b}, 워커 {w}, " in slow.text("ko")
-    more = words.render("straggler", {**slow.evidence, "more": 7}, "ko")
+    more = words.render("finding.straggler", {**slow.evidence, "more": 7}, "ko")
     assert more.endswith("초) 외 7개.")
-    assert words.render("straggler", {**slow.evidence, "more": 7}).endswith(" s), and 7 more.")
+    assert words.render("finding.straggler", {**slow.evidence, "more": 7}).endswith(" s), and 7 more.")
 
 
 def test_an_error_names_its_process_in_the_language():
@@ -49,7 +49,7 @@ def test_an_error_names_its_process_in_the_language():
     assert f.message.startswith(f"Error in worker {f.evidence['where_worker']}")
     assert f.text("ko").startswith(f"워커 {f.evidence['where_worker']}의 dataset[5]에서 오류가 났습니다")
     assert "sample 5 is corrupt" in f.text("ko")  # the exception's own text stays as raised
-    main = words.render("error", {"where": "the main process", "where_worker": None, "epoch": 0,
+    main = words.render("finding.error", {"where": "the main process", "where_worker": None, "epoch": 0,
                                           "detail": "boom"}, "ko")
     assert main == "메인 프로세스에서 오류가 났습니다(에폭 0): boom"
 

@@ -19,6 +19,7 @@ import loaderlab
 from loaderlab.scenarios.run import run, RunConfig
 from loaderlab.trace.tables import slow, waits
 from loaderlab.trace.diagnosis import findings as F, report_text
+from loaderlab.trace.core import Finding
 
 pytestmark = pytest.mark.timing  # judges a real run's timing: run alone (see pyproject's markers)
 
@@ -49,7 +50,7 @@ def config_trace(**changes):
     return run(RunConfig(**changes))
 
 
-def of_kind(found: list[F.Finding], kind: str) -> list[F.Finding]:
+def of_kind(found: list[Finding], kind: str) -> list[Finding]:
     return [f for f in found if f.kind == kind]
 
 
@@ -155,7 +156,7 @@ def test_microsecond_samples_count_only_the_stragglers_that_hold_the_loop():
     for i in blips:
         costs[i] = 0.0003
     (found,) = slow.stragglers(_fetch_trace(costs))
-    assert found["count"] == len(planted)
+    assert found.evidence["count"] == len(planted)
 
 
 def test_a_workers_warm_up_is_never_a_straggler_but_a_later_slow_sample_is():
@@ -166,4 +167,4 @@ def test_a_workers_warm_up_is_never_a_straggler_but_a_later_slow_sample_is():
     assert slow.stragglers(_fetch_trace(costs)) == []
     costs[2] = 0.3  # worker 0's third fetch
     (found,) = slow.stragglers(_fetch_trace(costs))
-    assert (found["count"], found["index"], found["worker"]) == (1, 2, 0)
+    assert (found.evidence["count"], found.index, found.worker) == (1, 2, 0)

@@ -5,7 +5,12 @@ speed-up of re-running the plain torch loop (no tracing) with that change.
 Run: ``python benchmarks/stock_diagnosis.py`` (``--rounds N``: real re-runs per change, the unchanged and the
 changed loop taken in turn so that both see the same load, medians counted; ``--cases``: only those;
 ``--json FILE``: the rows as JSON). One row per (case, suggestion): verdict, change, claimed ×, real ×, and the
-gap (claimed / real - 1). A case that gets no suggestion prints one row saying so; the model-bound case must.
+gap (claimed / real - 1; for a claimed range, of its nearer end). A case that gets no suggestion prints one row saying so; the model-bound case must.
+
+The real re-runs run in a fresh interpreter that never imported a recording (``--real``): the process that
+recorded is not an ordinary script's — after a recording, this machine's allocator gave each 19 MB batch
+collated in the main process fresh pages (6.2-6.8 ms a batch, against 2.4-2.7 ms in a plain script), which
+halved the in-memory case's real speed-up.
 
 The cases are the traps the report must not fall into (issue 26): tensors held in memory and moved through
 workers, CPU-heavy samples with too few workers, latency-bound samples, slow worker start-up with short
@@ -18,6 +23,7 @@ import argparse
 import json
 import os
 import statistics
+import subprocess
 import sys
 import time
 import warnings
@@ -31,9 +37,7 @@ from torch.nn.utils.rnn import pad_sequence  # noqa: E402
 from torch.utils.data import DataLoader, Dataset, TensorDataset  # noqa: E402
 
 import loaderlab  # noqa: E402
-from loaderlab.trace.diagnosis import suggest  # noqa: E402
-from loaderlab.trace.diagnosis import summarise  # noqa: E402
-from loaderlab.trace.diagnosis import verdict  # noqa: E402
+from loaderlab.trace.diagnosis import suggest, verdict  # noqa: E402
 
 
 def spin(ms: float) -> None:
@@ -146,6 +150,24 @@ def real_rate(case: Case, dataset, **change) -> float:
     return samples / (time.perf_counter() - started)
 
 
+def real_rounds(name: str, change: dict, rounds: int) -> tuple[list[float], list[float]]:
+    """Samples/s of ``rounds`` unchanged and changed plain loops, taken in turn (what ``--real`` prints)."""
+    case, base, changed = CASES[name], [], []
+    dataset = case.dataset()
+    for _ in range(rounds):
+        base.append(real_rate(case, dataset))
+        changed.append(real_rate(case, dataset, **change))
+    return base, changed
+
+
+def real_speedup(name: str, change: dict, rounds: int) -> float:
+    """The change's real speed-up, measured in a fresh interpreter running only the plain torch loop."""
+    out = subprocess.run([sys.executable, __file__, "--real", name, json.dumps(change), str(rounds)],
+                         capture_output=True, text=True, check=True)
+    base, changed = json.loads(out.stdout.strip().splitlines()[-1])
+    return statistics.median(changed) / statistics.median(base)
+
+
 def run_case(name: str, case: Case, rounds: int) -> list[dict]:
     dataset = case.dataset()
     frame = loaderlab.record(loader(case, dataset), epochs=case.epochs, consumer=case.step(case.step_ms))
@@ -158,14 +180,12 @@ def run_case(name: str, case: Case, rounds: int) -> list[dict]:
         rows.append({"case": name, "verdict": found.kind, "change": "-", "claimed": None, "real": None,
                      "ok": case.expect_none, "suggest_s": took})
     for s in suggestions:
-        base, changed = [], []
-        for _ in range(rounds):
-            base.append(real_rate(case, dataset))
-            changed.append(real_rate(case, dataset, **s.change))
-        real = statistics.median(changed) / statistics.median(base)
-        ok = not case.expect_none and real >= 1.0 and abs(s.speedup / real - 1) <= 0.25
+        real = real_speedup(name, s.change, rounds)
+        high = s.as_dict()["speedup_up_to"] or s.speedup  # a range where the report prints one
+        # within 25 %: of the claim, or of the nearer end of a claimed range
+        ok = not case.expect_none and real >= 1.0 and s.speedup / 1.25 <= real <= high / 0.75
         rows.append({"case": name, "verdict": found.kind, "change": s.change_text(), "claimed": s.speedup,
-                     "real": real, "ok": ok, "suggest_s": took})
+                     "claimed_up_to": high, "real": real, "ok": ok, "suggest_s": took})
     return rows
 
 
@@ -174,17 +194,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--cases", nargs="*", choices=list(CASES), default=list(CASES))
     parser.add_argument("--json", help="write the rows to this file")
+    parser.add_argument("--real", nargs=3, metavar=("CASE", "CHANGE", "ROUNDS"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     warnings.simplefilter("ignore")  # torch's worker-count warning on 2 cores, once per loader
+    if args.real:
+        name, change, rounds = args.real
+        print(json.dumps(real_rounds(name, json.loads(change), int(rounds))))
+        return 0
     rows = []
-    print(f"{'case':24} {'verdict':12} {'change':28} {'claimed':>8} {'real':>6} {'gap':>6}  ok  suggest")
+    print(f"{'case':24} {'verdict':12} {'change':28} {'claimed':>12} {'real':>6} {'gap':>6}  ok  suggest")
     for name in args.cases:
         for row in run_case(name, CASES[name], args.rounds):
             rows.append(row)
-            gap = "" if row["claimed"] is None else f"{row['claimed'] / row['real'] - 1:+.0%}"
-            claimed = "" if row["claimed"] is None else f"{row['claimed']:.2f}x"
+            if row["claimed"] is None:
+                claimed = gap = ""
+            else:
+                low, high = row["claimed"], row["claimed_up_to"]
+                claimed = f"{low:.2f}x" if high <= low else f"{low:.2f}-{high:.2f}x"
+                nearer = low if row["real"] < low else min(high, max(low, row["real"]))
+                gap = f"{nearer / row['real'] - 1:+.0%}"
             real = "" if row["real"] is None else f"{row['real']:.2f}x"
-            print(f"{name:24} {row['verdict']:12} {row['change']:28} {claimed:>8} {real:>6} {gap:>6}  "
+            print(f"{name:24} {row['verdict']:12} {row['change']:28} {claimed:>12} {real:>6} {gap:>6}  "
                   f"{'yes' if row['ok'] else 'NO':3} {row['suggest_s']:.2f} s", flush=True)
     if args.json:
         with open(args.json, "w") as out:

@@ -136,6 +136,16 @@ TEXTS = {
         "ko": "{change}: 이 트레이스에서 잰 비용으로 예측하면 초당 샘플 수가 {speedup:.2f}배가 "
             "됩니다(초당 {before:.0f} → {after:.0f}개).",
     },
+    "suggestion.change_range": {
+        "en": "{change}: {speedup:.2f}x to {up_to:.2f}x the samples per second, as this trace's measured costs "
+            "predict ({before:.0f} → {after:.0f} samples/s at the least): the low end if each batch the loop "
+            "collates gets fresh pages from the system, the high end if the allocator reuses the last batch's "
+            "(the process's heap decides; no trace shows it).",
+        "ko": "{change}: 이 트레이스에서 잰 비용으로 예측하면 초당 샘플 수가 {speedup:.2f}배에서 {up_to:.2f}배가 "
+            "됩니다(적어도 초당 {before:.0f} → {after:.0f}개). 루프가 콜레이트하는 배치마다 시스템에서 새 페이지를 "
+            "받으면 낮은 쪽, 할당자가 직전 배치의 메모리를 다시 쓰면 높은 쪽입니다(프로세스의 힙 상태가 정하며, "
+            "트레이스로는 알 수 없습니다).",
+    },
     "suggestion.fewer_bytes": {
         "en": "{factor:.0f}x fewer bytes per batch (e.g. uint8 samples, converted and normalised on the GPU; "
             "no loader setting does this)",

@@ -11,7 +11,8 @@ per-tensor part does not):
                       M = receive(bytes, tensors) + step + copy   (the main process per batch)
                       W_cpu = W when fetching computes, else the collate only (waiting needs no core)
     epoch: batches × T + the pipeline's fill (W - T: the first batch is a whole worker's batch), + a worker's
-           start-up and (n - 1) × the spawn gap when workers start that epoch (not persistent, or the first)
+           start-up, its cold first batch beyond a warm one, and (n - 1) × the spawn gap when workers start
+           that epoch (not persistent, or the first)
 
 ``receive`` is the measured receive plus the hand-over the other costs leave unexplained in the recorded
 run (:func:`calibrated`): the model reproduces the recorded setting's steady time per batch. ``cores`` are
@@ -84,7 +85,10 @@ def batch_time(c: Costs, s: Setting, pageable_bps: float | None = None) -> float
     def collate(total: float, by_bytes: float) -> float:
         return max(0.0, total - by_bytes) * k + by_bytes * scale_b
     if not s.num_workers:
-        return fetch + collate(c.main_collate_s, c.main_copy_s) + pin + step + copy
+        # fetching in the loop: a computing dataset's CPU time, not the worker's own time, part of which its
+        # feeder thread held the GIL pickling the last batch (no such thread without workers)
+        own = fetch * c.cpu_share if c.num_workers else fetch
+        return own + collate(c.main_collate_s, c.main_copy_s) + pin + step + copy
     return max(pipeline(c, s, pageable_bps).values())
 
 
@@ -113,7 +117,7 @@ def epochs_time(c: Costs, s: Setting, pageable_bps: float | None = None) -> floa
         return c.epochs * batches * t
     fill = max(0.0, pipeline(c, s, pageable_bps)["workers"] * s.num_workers - t)
     starts = 1 if s.persistent else c.epochs
-    return c.epochs * (batches * t + fill) + starts * (c.startup_s + (s.num_workers - 1) * c.spawn_s)
+    return c.epochs * (batches * t + fill) + starts * (c.startup_s + c.cold_s + (s.num_workers - 1) * c.spawn_s)
 
 
 def speedup(c: Costs, change: dict, pageable_bps: float | None = None) -> float:

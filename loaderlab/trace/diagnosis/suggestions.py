@@ -22,7 +22,7 @@ Knows nothing of plotly or streamlit; words come from :mod:`loaderlab.texts.word
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pandas as pd
@@ -38,6 +38,7 @@ MAX_SUGGESTIONS = 2
 MIN_SPEEDUP = 1.05  # below it the model's own error (a few %) could turn the gain into a loss
 REPLAY_SAMPLES = 2000  # for callers that check a suggestion by replaying it (benchmarks/diagnosis.py)
 FEWER_BYTES = 0.25  # float32 → uint8 samples, normalised on the GPU
+RANGE_MIN = 1.10  # a claim's high end this far above its low end is printed as a range
 
 
 @dataclass(frozen=True)
@@ -46,9 +47,10 @@ class Suggestion:
     (``suggestion.note.*`` keys and their numbers) saying what the prediction leaned on."""
 
     change: dict[str, Any]
-    speedup: float
+    speedup: float  # the claim: where one cost is unknowable (see speedup_up_to), its slower case
     before_sps: float
     after_sps: float
+    speedup_up_to: float = math.nan  # where the main process's heap reusing a batch's pages would make it faster
     io_bound: bool = False
     notes: tuple[str, ...] = ()
     note_args: dict[str, Any] = field(default_factory=dict)
@@ -59,12 +61,17 @@ class Suggestion:
         return ", ".join(f"{k}={v}" for k, v in self.change.items())
 
     def text(self, lang: str = "en") -> str:
-        out = text("suggestion.change", lang, change=self.change_text(lang), speedup=self.speedup,
-                                 before=self.before_sps, after=self.after_sps)
+        if self.speedup_up_to > self.speedup * RANGE_MIN:
+            out = text("suggestion.change_range", lang, change=self.change_text(lang), speedup=self.speedup,
+                       up_to=self.speedup_up_to, before=self.before_sps, after=self.after_sps)
+        else:
+            out = text("suggestion.change", lang, change=self.change_text(lang), speedup=self.speedup,
+                       before=self.before_sps, after=self.after_sps)
         return " ".join([out, *(text(n, lang, **self.note_args) for n in self.notes)])
 
     def as_dict(self, lang: str = "en") -> dict[str, Any]:
-        return {"change": dict(self.change), "speedup": self.speedup, "text": self.text(lang),
+        up_to = self.speedup_up_to if self.speedup_up_to > self.speedup * RANGE_MIN else None
+        return {"change": dict(self.change), "speedup": self.speedup, "speedup_up_to": up_to, "text": self.text(lang),
                 "samples_per_s_before": self.before_sps, "samples_per_s_after": self.after_sps,
                 "loader_setting": "bytes_factor" not in self.change}
 
@@ -138,7 +145,8 @@ def suggest(frame: pd.DataFrame, found: Verdict | None = None, summary: RunSumma
             if not costs.num_workers and change.get("num_workers"):  # no worker here measured a move
                 notes += ("suggestion.note.assumed_move",)
             out.append(Suggestion(change, gain, before, before * gain if not math.isnan(before) else math.nan,
-                                  notes=notes, note_args=_note_args(costs, change)))
+                                  notes=notes, note_args=_note_args(costs, change),
+                                  speedup_up_to=speedup(replace(costs, reused=True), change)))
     return sorted(out, key=lambda s: -s.speedup)[:MAX_SUGGESTIONS]
 
 

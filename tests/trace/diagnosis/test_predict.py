@@ -18,13 +18,14 @@ from loaderlab.trace.diagnosis.predict import (
     batch_time,
     calibrated,
     changed,
+    epochs_time,
     keeps_up,
     pipeline,
     recorded,
     speedup,
     worker_limit,
 )
-from loaderlab.trace.diagnosis.suggestions import candidates
+from loaderlab.trace.diagnosis.suggestions import candidates, Suggestion
 from tests.helpers.planted import record_cause
 
 MB = 1 << 20
@@ -137,22 +138,24 @@ def test_in_memory_tensors_with_two_workers_get_num_workers_0():
     assert c.nbytes == 32 * 150 * 1024 * 4 and c.recv_per_byte > 0
     best = suggest(frame)
     assert best and best[0].change == {"num_workers": 0}, [s.text() for s in best]
-    assert best[0].speedup > 2
+    # the main process's collate is charged its page faults (the slower of the allocator's two behaviours):
+    # the claim is the floor of what re-runs gave, 2.3-5.4x for the same loop on this machine
+    assert best[0].speedup > 1.3
 
 
 def test_collating_a_batch_past_glibcs_mmap_threshold_pays_its_page_faults():
-    from loaderlab.trace.diagnosis.costs import COPY_BPS, copy_s, FAULT_BPS, MMAP_MAX
+    from loaderlab.trace.diagnosis.costs import COPY_BPS, copy_s, FAULT_ABOVE, FAULT_BPS
 
-    small, big = 19.2e6, 76.8e6  # a 600 KB-sample batch of 32, and of 128
-    assert small < MMAP_MAX < big
-    assert copy_s(small) == pytest.approx(small / COPY_BPS)
+    tiny, small, big = 4224.0, 19.2e6, 76.8e6  # 16 pairs of 66 floats; a 600 KB-sample batch of 32, and of 128
+    assert tiny < FAULT_ABOVE < small < big
+    assert copy_s(tiny) == pytest.approx(tiny / COPY_BPS)
+    assert copy_s(small) == pytest.approx(small / COPY_BPS + small / FAULT_BPS)  # 6.2-6.8 ms a batch in one script
     assert copy_s(big) == pytest.approx(big / COPY_BPS + big / FAULT_BPS)  # 27 ms measured here, 7.7 ms copying
     assert copy_s(0.0) == 0.0
 
 
 def test_more_workers_start_one_after_another_each_epoch():
     c = costs(startup_s=0.05, spawn_s=0.01, samples=320.0, epochs=3)
-    from loaderlab.trace.diagnosis.predict import epochs_time
 
     two, eight = epochs_time(c, recorded(c)), epochs_time(c, changed(c, {"num_workers": 8}))
     steady = lambda s: 3 * (10 * batch_time(c, s) + max(0.0, pipeline(c, s)["workers"] * s.num_workers  # noqa: E731
@@ -217,3 +220,32 @@ def test_a_step_the_workers_take_cores_from_is_said_so_and_gets_num_workers_0():
     assert (found.kind, found.key) == ("consumer", "consumer_shared")
     assert "fewer workers make each batch faster" in found.text("en")
     assert [s.change for s in suggest(frame)][:1] == [{"num_workers": 0}]
+
+
+def test_a_fresh_workers_cold_first_batch_is_paid_per_start_not_per_batch():
+    c = costs(startup_s=0.3, spawn_s=0.0, epochs=4, samples=64.0, batch_size=16)
+    cold = replace(c, cold_s=0.002)
+    assert batch_time(cold, recorded(cold)) == batch_time(c, recorded(c))  # the steady batch is a warm one
+    assert epochs_time(cold, recorded(cold)) == pytest.approx(epochs_time(c, recorded(c)) + 4 * 0.002)
+    stays = {"persistent_workers": True}  # started once: its cold batch paid once
+    assert epochs_time(cold, changed(cold, stays)) == pytest.approx(epochs_time(c, changed(c, stays)) + 0.002)
+
+
+def test_fetching_in_the_loop_costs_a_computing_datasets_cpu_time_not_its_workers_own_time():
+    c = costs(cpu_share=0.8)
+    zero = changed(c, {"num_workers": 0})
+    assert batch_time(c, zero) == pytest.approx(batch_time(replace(c, cpu_share=1.0), zero) - 0.2 * c.fetch_s)
+    assert pipeline(c, recorded(c)) == pipeline(replace(c, cpu_share=1.0), recorded(c))  # workers: unchanged
+
+
+def test_a_claim_whose_page_faults_no_trace_shows_is_a_range_from_the_slower_case():
+    c = costs(nbytes=19.2e6, tensors=2.0, collate_s=0.02, recv_s=0.004)
+    low = speedup(c, {"num_workers": 0})
+    high = speedup(replace(c, reused=True), {"num_workers": 0})
+    assert high > low * 1.1  # 19 MB: faulted in anew (4.8 ms) or reused (none) — the heap decides
+    tiny = costs(nbytes=4224.0)
+    assert speedup(replace(tiny, reused=True), {"num_workers": 0}) == speedup(tiny, {"num_workers": 0})
+    ranged = Suggestion({"num_workers": 0}, low, 1000.0, 1000.0 * low, speedup_up_to=high)
+    assert f"{low:.2f}x to {high:.2f}x" in ranged.text() and ranged.as_dict()["speedup_up_to"] == high
+    single = Suggestion({"num_workers": 0}, low, 1000.0, 1000.0 * low, speedup_up_to=low * 1.01)
+    assert f"{low:.2f}x the samples" in single.text() and single.as_dict()["speedup_up_to"] is None

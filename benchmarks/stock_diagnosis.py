@@ -4,7 +4,8 @@ speed-up of re-running the plain torch loop (no tracing) with that change.
 
 Run: ``python benchmarks/stock_diagnosis.py`` (``--rounds N``: real re-runs per change, the unchanged and the
 changed loop taken in turn so that both see the same load, medians counted; ``--cases``: only those;
-``--json FILE``: the rows as JSON). One row per (case, suggestion): verdict, change, claimed ×, real ×, and the
+``--json FILE``: the rows as JSON; ``--cuda``: the GPU jobs of ../shared/notes/gpu.md instead, on a CUDA
+machine). One row per (case, suggestion): verdict, change, claimed ×, real ×, and the
 gap (claimed / real - 1; for a claimed range, of its nearer end). A case that gets no suggestion prints one row saying so; the model-bound case must.
 
 The real re-runs run in a fresh interpreter that never imported a recording (``--real``): the process that
@@ -116,6 +117,20 @@ class Case:
     extra: dict = field(default_factory=dict)
 
 
+def on_cuda(ms: float) -> Callable[[Any], None]:
+    """A GPU training step: the batch copied to the GPU (non_blocking where it is pinned), ``ms`` milliseconds
+    of GPU work, and the loss read back (a sync, as logging it does). Needs CUDA (``--cuda``)."""
+    def step(batch) -> None:
+        tensors = batch.values() if isinstance(batch, dict) else batch
+        for t in tensors:
+            t.to("cuda", non_blocking=t.is_pinned())
+        torch.cuda._sleep(int(ms * CYCLES_PER_MS))
+        torch.cuda.synchronize()
+    return step
+
+
+CYCLES_PER_MS = 1.4e6  # torch.cuda._sleep's cycles per ms, about, at a GPU's boost clock (1.4 GHz)
+
 CASES = {
     "in-memory tensors": Case(lambda: in_memory(512, 150_000), dict(batch_size=32, num_workers=2), 1.0),
     "cpu-heavy, few workers": Case(lambda: Costly(256, 3.0), dict(batch_size=16, num_workers=1), 1.0),
@@ -126,6 +141,14 @@ CASES = {
     "model-bound": Case(lambda: Costly(1024, 0.05), dict(batch_size=16, num_workers=2, persistent_workers=True),
                         20.0, expect_none=True, step=on_gpu),
     "big batches": Case(lambda: in_memory(512, 150_000), dict(batch_size=128, num_workers=2), 2.0),
+}
+
+
+# The GPU jobs of ../shared/notes/gpu.md (an H200, 16 cores): --cuda runs these instead.
+CUDA_CASES = {
+    "gpu, cpu-heavy samples": Case(lambda: Costly(2048, 1.5), dict(batch_size=64, num_workers=2), 2.0, step=on_cuda),
+    "gpu, 77 MB pinned batches": Case(lambda: in_memory(1536, 150_000),
+                                      dict(batch_size=128, num_workers=6, pin_memory=True), 10.0, step=on_cuda),
 }
 
 
@@ -152,7 +175,7 @@ def real_rate(case: Case, dataset, **change) -> float:
 
 def real_rounds(name: str, change: dict, rounds: int) -> tuple[list[float], list[float]]:
     """Samples/s of ``rounds`` unchanged and changed plain loops, taken in turn (what ``--real`` prints)."""
-    case, base, changed = CASES[name], [], []
+    case, base, changed = {**CASES, **CUDA_CASES}[name], [], []
     dataset = case.dataset()
     for _ in range(rounds):
         base.append(real_rate(case, dataset))
@@ -192,7 +215,8 @@ def run_case(name: str, case: Case, rounds: int) -> list[dict]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--cases", nargs="*", choices=list(CASES), default=list(CASES))
+    parser.add_argument("--cases", nargs="*", choices=[*CASES, *CUDA_CASES])
+    parser.add_argument("--cuda", action="store_true", help="the GPU jobs instead (needs CUDA)")
     parser.add_argument("--json", help="write the rows to this file")
     parser.add_argument("--real", nargs=3, metavar=("CASE", "CHANGE", "ROUNDS"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -201,10 +225,15 @@ def main(argv: list[str] | None = None) -> int:
         name, change, rounds = args.real
         print(json.dumps(real_rounds(name, json.loads(change), int(rounds))))
         return 0
+    cases = {**CASES, **CUDA_CASES}
+    names = args.cases or list(CUDA_CASES if args.cuda else CASES)
+    if any(name in CUDA_CASES for name in names) and not torch.cuda.is_available():
+        print("the GPU cases need CUDA, and this machine has none: nothing to measure.")
+        return 0
     rows = []
     print(f"{'case':24} {'verdict':12} {'change':28} {'claimed':>12} {'real':>6} {'gap':>6}  ok  suggest")
-    for name in args.cases:
-        for row in run_case(name, CASES[name], args.rounds):
+    for name in names:
+        for row in run_case(name, cases[name], args.rounds):
             rows.append(row)
             if row["claimed"] is None:
                 claimed = gap = ""

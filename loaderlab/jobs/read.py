@@ -192,6 +192,8 @@ def select_loader(frame: pd.DataFrame, name: str) -> pd.DataFrame:
     attrs["loader"] = entry.get("settings")
     attrs["sampler"] = entry.get("sampler") or {}
     attrs["epochs"] = entry.get("epochs")
+    if entry.get("bandwidth"):
+        attrs["bandwidth"] = entry["bandwidth"]
     if "rank_loaders" in attrs:
         attrs["samplers"] = [(r.get(name) or {}).get("sampler") or {} for r in attrs["rank_loaders"]]
     attrs["selected_loader"] = name

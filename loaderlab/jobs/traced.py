@@ -21,8 +21,8 @@ from typing import Any
 import torch.utils.data
 
 from ..engine import events as ev
-from ..trace.recording import (EpochDial, EventChannel, handed_task, SampleGuess, set_process_tracer,
-                               traced_clone)
+from ..trace.recording import (EpochDial, EventChannel, handed_task, host_to_device, SampleGuess,
+                               set_process_tracer, traced_clone)
 from ..trace.core import loader_settings
 from ..trace.ranks import epoch_sampler, sampler_settings
 from . import interrupts
@@ -60,8 +60,13 @@ class LoaderTrace:
     def describe(self) -> dict[str, Any]:
         """This loader's entry in the trace's ``loaders`` metadata (JSON-able)."""
         path, line, _ = self.site
-        return {"site": f"{path}:{line}", "settings": self.settings, "sampler": sampler_settings(self.sampler),
-                "epochs": self.epochs}
+        out = {"site": f"{path}:{line}", "settings": self.settings, "sampler": sampler_settings(self.sampler),
+               "epochs": self.epochs}
+        if self.settings.get("pin_memory"):  # what not pinning would cost, on this GPU (none: nothing kept)
+            measured = host_to_device()
+            if measured is not None:
+                out["bandwidth"] = measured
+        return out
 
     def start_epoch(self) -> "TracedIterator":
         epoch = self.epochs

@@ -38,6 +38,18 @@ TEXTS = {
             "네트워크를 기다리는 경우(지연 시간에 묶인 경우)에만 워커를 늘리면 빨라지고, 계산이라면 "
             "빨라지지 않습니다.",
     },
+    "verdict.workers_contended": {
+        "en": "Fetching is the slow part: the loop waited {share:.0%} of its time while the {workers} workers "
+            "were busy {busy:.0%} of theirs ({work_ms:.2f} ms of fetching and collating per batch, "
+            "{step_ms:.2f} ms of your step, median). But the run got only {got:.1f} of this machine's {cores} "
+            "cores: its workers waited for a core, held by other programs or by more processes than cores. More "
+            "workers will not help; fewer can, and so can freeing the cores.",
+        "ko": "가져오기가 느린 부분입니다: 학습 루프는 시간의 {share:.0%}를 기다렸고, 워커 {workers}개는 "
+            "시간의 {busy:.0%} 동안 일했습니다(배치마다 가져오기와 콜레이트 {work_ms:.2f} ms, 학습 스텝 "
+            "{step_ms:.2f} ms, 중앙값). 그런데 이 실행은 이 컴퓨터의 코어 {cores}개 중 {got:.1f}개만 썼습니다: "
+            "워커들이 코어를 기다렸고, 다른 프로그램이나 코어보다 많은 프로세스가 코어를 차지했습니다. 워커를 늘려도 "
+            "빨라지지 않고, 줄이거나 코어를 비우면 빨라질 수 있습니다.",
+    },
     "verdict.ipc": {
         "en": "Moving batches between processes is the slow part: the loop waited {share:.0%} of its time "
             "while the workers were busy only {busy:.0%} of theirs. Each batch took {move_ms:.2f} ms from its "
@@ -180,6 +192,12 @@ TEXTS = {
             "(not measured on your GPU).",
         "ko": "각 배치를 GPU로 보내는 페이지 가능 메모리 복사를 가정한 {pageable_gbps:.0f} GB/s로 학습 "
             "단계에 더했습니다(사용자의 GPU에서 잰 값이 아닙니다).",
+    },
+    "suggestion.note.pageable_measured": {
+        "en": "Charges your step a pageable copy of each batch to the GPU at {pageable_gbps:.1f} GB/s, measured on "
+            "your {device} when the trace was recorded.",
+        "ko": "각 배치를 GPU로 보내는 페이지 가능 메모리 복사를 트레이스를 기록할 때 사용자의 {device}에서 잰 "
+            "{pageable_gbps:.1f} GB/s로 학습 단계에 더했습니다.",
     },
     "suggestion.note.in_loop": {
         "en": "The loop then collates itself: no shared memory (assumed {shm_gbps:.0f} GB/s) and no move "

@@ -54,6 +54,7 @@ STARTUP_SHARE = 0.5
 PIN_SHARE = 0.5
 STRAGGLER_SHARE = 0.5  # slow samples must explain half the waiting: on a busy machine a few sleeps stretch
 WORKERS_BUSY = 0.6  # below it the workers mostly idled while the loop waited: the time went elsewhere
+CORES_SHORT = 0.5  # the run got at least half a core fewer than the machine has: other programs held them
 
 
 @dataclass(frozen=True)
@@ -141,8 +142,11 @@ def verdict(frame: Any, summary: RunSummary | None = None) -> Verdict:
     if busy >= WORKERS_BUSY:
         cores = cpu_count()
         key = "workers_latency" if cores is not None and s.num_workers >= cores else "workers_cpu"
+        got = measured_costs(frame, s).cores  # fewer than the machine's where the workers waited for a core
+        if cores is not None and got <= cores - CORES_SHORT:
+            key = "workers_contended"
         return Verdict(WORKERS, key, {**common, "busy": busy, "workers": s.num_workers,
-                                      "cores": cores if cores is not None else 0, "work_ms": work_ms})
+                                      "cores": cores if cores is not None else 0, "work_ms": work_ms, "got": got})
     move = s.stage("move")
     tensors = s.payload.tensors
     return Verdict(IPC, IPC if not math.isnan(tensors) else "ipc_unknown_tensors",

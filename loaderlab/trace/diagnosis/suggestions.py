@@ -31,6 +31,7 @@ from ...texts import text
 from .costs import ASSUMED, Costs, measured_costs, usable
 from .predict import calibrated, keeps_up, shortens_steady, speedup, worker_limit
 from .summary import events, RunSummary, summarise
+from ..core import as_run, Run
 from .bottleneck import (CONSUMER, IPC, MAIN_PROCESS, NONE, PIN_MEMORY, SLOW_WORKER, STARTUP, STRAGGLER,
                          Verdict, verdict as find_verdict, WORKERS)
 
@@ -109,12 +110,20 @@ def unmodelled(found: Verdict, summary: RunSummary) -> list[str]:
     return out + [f"prefetch_factor={2 * pf}"]
 
 
-def _note_args(costs: Costs, change: dict) -> dict[str, Any]:
+def _note_args(costs: Costs, change: dict, bandwidth: dict[str, Any]) -> dict[str, Any]:
     cores = int(costs.cores) if float(costs.cores).is_integer() else round(costs.cores, 1)
     tensors = 0 if math.isnan(costs.tensors) else int(costs.tensors)
+    pageable = bandwidth.get("pageable_bps")
     return {"cores": cores, "tensors": tensors, "workers": change.get("num_workers", costs.num_workers),
-            "step_ms": costs.step_s * 1e3, "pageable_gbps": ASSUMED["pageable_gbps"],
-            "shm_gbps": ASSUMED["shm_gbps"], "copy_gbps": ASSUMED["copy_gbps"]}
+            "step_ms": costs.step_s * 1e3,
+            "pageable_gbps": pageable / 1e9 if pageable else ASSUMED["pageable_gbps"],
+            "device": bandwidth.get("device") or "", "shm_gbps": ASSUMED["shm_gbps"], "copy_gbps": ASSUMED["copy_gbps"]}
+
+
+def measured_bandwidth(frame: pd.DataFrame) -> dict[str, Any]:
+    """The GPU's copy bandwidths the recording measured (``recording.bandwidth``), ``{}`` where none was."""
+    kept = as_run(frame).extra.get("bandwidth") if isinstance(frame, (pd.DataFrame, Run)) else None
+    return dict(kept) if isinstance(kept, dict) and (kept.get("pageable_bps") or 0) > 0 else {}
 
 
 def suggest(frame: pd.DataFrame, found: Verdict | None = None, summary: RunSummary | None = None, *,
@@ -131,22 +140,27 @@ def suggest(frame: pd.DataFrame, found: Verdict | None = None, summary: RunSumma
     if not usable(costs):
         return []
     costs = calibrated(costs)
+    bandwidth = measured_bandwidth(frame)
+    pageable = bandwidth.get("pageable_bps")
     before = summary.samples_per_s
     out, seen = [], []
     for change, note in candidates(found, summary, costs):
         if change in seen:
             continue
         seen.append(change)
-        gain = speedup(costs, change)
+        gain = speedup(costs, change, pageable)
         if found.kind == CONSUMER and not shortens_steady(costs, change):
             continue
         if gain >= MIN_SPEEDUP:
             notes = (note,) if note else ()
             if not costs.num_workers and change.get("num_workers"):  # no worker here measured a move
                 notes += ("suggestion.note.assumed_move",)
+            if pageable and "suggestion.note.pageable" in notes:
+                notes = tuple("suggestion.note.pageable_measured" if n == "suggestion.note.pageable" else n
+                              for n in notes)
             out.append(Suggestion(change, gain, before, before * gain if not math.isnan(before) else math.nan,
-                                  notes=notes, note_args=_note_args(costs, change),
-                                  speedup_up_to=speedup(replace(costs, reused=True), change)))
+                                  notes=notes, note_args=_note_args(costs, change, bandwidth),
+                                  speedup_up_to=speedup(replace(costs, reused=True), change, pageable)))
     return sorted(out, key=lambda s: -s.speedup)[:MAX_SUGGESTIONS]
 
 

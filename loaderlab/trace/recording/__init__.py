@@ -9,6 +9,7 @@ plotly or streamlit.
 from ...faces import lazy_face
 
 _HOMES = {
+    "host_to_device": ".bandwidth",
     "LiveSnapshot": ".live",
     "LiveView": ".live",
     "record": ".recorder",

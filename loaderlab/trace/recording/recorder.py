@@ -17,6 +17,7 @@ from ...engine import events as ev
 from ...engine.loader import DataLoader
 from . import torch_recorder as tr
 from .stock_worker import handed_task
+from .bandwidth import host_to_device
 from ...engine.interrupt import RunGuard, UnsentResult
 from ..core import PayloadProbe, Run, to_frame
 from ...engine.records import RecordTracer
@@ -92,6 +93,10 @@ def record(loader: DataLoader, epochs: int = 1, *, max_batches: int | None = Non
     frame = _record(loader, epochs, max_batches, probe, sample_info)
     if probe.result() is not None:
         frame.attrs["payload"] = probe.result()
+    if getattr(loader, "pin_memory", False):  # what not pinning would cost, on this GPU (none: nothing kept)
+        measured = host_to_device()
+        if measured is not None:
+            frame.attrs["bandwidth"] = measured
     return frame
 
 

@@ -13,7 +13,8 @@ from tests.helpers import faulty
 
 
 def _worker_rows(text: str) -> list[str]:
-    return [line for line in text.splitlines() if line.lstrip().startswith(("worker ", "워커 "))]
+    # a worker's own row ("worker 0 (pid …", "워커 0(pid …"), not a verdict that starts with the word
+    return [line for line in text.splitlines() if re.match(r"\s*(worker|워커) \d+", line)]
 
 
 @pytest.mark.parametrize("lang, unknown", [("en", "start-up not traced,"), ("ko", "시작 기록되지 않음,")])

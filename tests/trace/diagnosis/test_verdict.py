@@ -80,3 +80,22 @@ def test_every_verdict_kind_has_a_title_in_every_language():
     for kind in VERDICT_KINDS:
         for lang in ("en", "ko"):
             assert words.text(f"verdict.title.{kind}", lang)
+
+
+def test_workers_that_waited_for_a_core_are_told_the_run_got_too_few(traces):
+    """The same run, as if other programs had held the cores: each worker batch waited for a core for most of
+    its wall time (collate_end's arg2, the run-queue wait). The verdict says how many cores the run got."""
+    frame = _trace(traces, "workers")
+    assert verdict(frame).key in ("workers_cpu", "workers_latency")
+    busy = frame.copy()
+    ends = (busy["kind"] == "collate_end") & (busy["worker"] >= 0)
+    fetches = busy[(busy["kind"] == "fetch_begin") & (busy["worker"] >= 0)]
+    begins = fetches.groupby(["pid", "epoch", "batch"])["t_ns"].min()
+    keys = list(zip(busy.loc[ends, "pid"], busy.loc[ends, "epoch"], busy.loc[ends, "batch"]))
+    wall = busy.loc[ends, "t_ns"].to_numpy() - begins.reindex(keys).to_numpy()
+    busy.loc[ends, "arg0"] = (wall * 0.2).astype("int64")  # CPU time
+    busy.loc[ends, "arg2"] = (wall * 0.7).astype("int64")  # waiting runnable for a core
+    found = verdict(busy)
+    assert found.key == "workers_contended", found.text()
+    assert found.evidence["got"] < found.evidence["cores"] - 0.5
+    assert f"only {found.evidence['got']:.1f} of this machine's" in found.text()

@@ -89,7 +89,7 @@ def _workers_take_from_step(frame: Any, s: RunSummary) -> bool:
     hand-overs take the cores or the main process's time the step needs (the cost model's steady state)."""
     if not s.num_workers:
         return False
-    c = measured_costs(frame, s)
+    c = measured_costs(frame, summary=s)
     return usable(c) and shortens_steady(calibrated(c), {"num_workers": 0})
 
 
@@ -142,7 +142,7 @@ def verdict(frame: Any, summary: RunSummary | None = None) -> Verdict:
     if busy >= WORKERS_BUSY:
         cores = cpu_count()
         key = "workers_latency" if cores is not None and s.num_workers >= cores else "workers_cpu"
-        got = measured_costs(frame, s).cores  # fewer than the machine's where the workers waited for a core
+        got = measured_costs(frame, summary=s).cores  # fewer than the machine's where the workers waited for a core
         if cores is not None and got <= cores - CORES_SHORT:
             key = "workers_contended"
         return Verdict(WORKERS, key, {**common, "busy": busy, "workers": s.num_workers,

@@ -22,7 +22,7 @@ import pandas as pd
 from ...engine import events as ev
 from ...engine.cores import cpu_count
 from .summary import events, RunSummary, summarise
-from ..core import hand_overs, normal, paired_rows, rows
+from ..core import hand_overs, normal, paired_rows, rows, shared
 
 # Assumed where the trace cannot measure it (bytes per second; measured on a 2-core machine with
 # float32 batches of 19.7 MB: collating in the main process copies at about 10 GB/s, collating the same
@@ -225,8 +225,11 @@ def _cores(wb: pd.DataFrame, s: RunSummary, step_s: float, recv_s: float) -> flo
     return min(count, max(got, 0.5))
 
 
+@shared(settings=True, at_hand=("summary",))
 def measured_costs(frame, summary: RunSummary | None = None) -> Costs:
-    """The trace's :class:`Costs` (module docstring)."""
+    """The trace's :class:`Costs` (module docstring); ``summary``: the trace's, where the caller has it. Inside
+    :func:`~loaderlab.trace.core.cache.shared_tables` (a report, a diagnosis) computed once: the verdict and
+    the suggestions read the same costs."""
     s = summarise(frame) if summary is None else summary
     f = normal(events(frame))
     n = s.num_workers

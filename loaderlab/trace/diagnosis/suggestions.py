@@ -136,7 +136,7 @@ def suggest(frame: pd.DataFrame, found: Verdict | None = None, summary: RunSumma
     """
     summary = summarise(frame) if summary is None else summary
     found = find_verdict(frame, summary) if found is None else found
-    costs = measured_costs(frame, summary)
+    costs = measured_costs(frame, summary=summary)
     if not usable(costs):
         return []
     costs = calibrated(costs)

@@ -249,3 +249,12 @@ def test_a_claim_whose_page_faults_no_trace_shows_is_a_range_from_the_slower_cas
     assert f"{low:.2f}x to {high:.2f}x" in ranged.text() and ranged.as_dict()["speedup_up_to"] == high
     single = Suggestion({"num_workers": 0}, low, 1000.0, 1000.0 * low, speedup_up_to=low * 1.01)
     assert f"{low:.2f}x the samples" in single.text() and single.as_dict()["speedup_up_to"] is None
+
+
+def test_the_verdict_and_the_suggestions_read_one_measurement_of_the_costs():
+    from loaderlab.trace.core import shared_tables
+
+    frame = loaderlab.record(torch.utils.data.DataLoader(InMemory(64), batch_size=8, num_workers=2))
+    with shared_tables():  # as a report and a diagnosis run: measured once, whoever hands a summary over
+        assert measured_costs(frame) is measured_costs(frame, summary=summarise(frame))
+    assert measured_costs(frame) is not measured_costs(frame)  # outside: nothing kept

@@ -33,7 +33,7 @@ _usage_at_start: tuple[int, int, int, int] | None = None  # this worker thread's
 _schedstat: tuple[int, int] | None = None  # (native thread id, open fd of its /proc schedstat), per process
 
 
-def _runqueue_ns() -> int:
+def runqueue_ns() -> int:
     """How long this thread has waited runnable for a core (ns, Linux's per-thread schedstat), -1 if unknown.
     One ``pread`` (~1 µs) of a file opened once per thread; a forked worker opens its own."""
     global _schedstat
@@ -49,7 +49,7 @@ def _runqueue_ns() -> int:
 def _thread_usage() -> tuple[int, int, int, int]:
     # rusage's CPU times may move in whole scheduler ticks: the thread's and process's CPU clocks are exact
     r = resource.getrusage(_RUSAGE_THREAD)
-    return time.thread_time_ns(), r.ru_nvcsw, _runqueue_ns(), time.process_time_ns()
+    return time.thread_time_ns(), r.ru_nvcsw, runqueue_ns(), time.process_time_ns()
 
 
 def start_batch_usage(worker: int) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 import torch
 
 from . import datapipes, events as ev
-from .fetch import make_fetcher
+from .fetch import make_fetcher, runqueue_ns
 from .pin_memory import accelerator_type, pin_memory, SKIPPED
 from .tree import tree_nbytes
 
@@ -93,7 +93,8 @@ class BaseIter:
         with torch.autograd.profiler.record_function(self._profile_name):
             data = self._next_traced()
         if self._tracer.enabled:
-            self._tracer.emit(ev.CONSUMER_BEGIN, ev.MAIN_PROCESS, self._epoch, self._num_yielded - 1)
+            self._tracer.emit(ev.CONSUMER_BEGIN, ev.MAIN_PROCESS, self._epoch, self._num_yielded - 1,
+                              arg0=runqueue_ns())
             self._consumer_running = True
         return data
 
@@ -129,7 +130,8 @@ class BaseIter:
         """Close the loop-body span of the last batch handed out, if open: ``next()`` closes it, and a
         loop that stops early (``break``, a batch limit, a stop) never calls ``next()`` again."""
         if self._consumer_running:
-            self._tracer.emit(ev.CONSUMER_END, ev.MAIN_PROCESS, self._epoch, self._num_yielded - 1)
+            self._tracer.emit(ev.CONSUMER_END, ev.MAIN_PROCESS, self._epoch, self._num_yielded - 1,
+                              arg0=runqueue_ns())
             self._consumer_running = False
 
     @property

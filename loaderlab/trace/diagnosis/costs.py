@@ -133,12 +133,24 @@ class Costs:
         return max(self.collate_s, self.collate_s - copy_s(self.nbytes, self.reused) + self.shm_s)
 
 
+@shared
 def step_times(frame) -> pd.DataFrame:
-    """``epoch, batch, step_s, first`` per loop body (``first``: the epoch's first step)."""
+    """``epoch, batch, step_s, first`` per loop body (``first``: the epoch's first step). A body's time is its
+    own: what it waited for a core (the main thread's run-queue clock on ``consumer_begin`` and
+    ``consumer_end``, where the trace has it) is left out — workers that held the cores while it ran are no
+    part of the step that ``num_workers=0`` would run."""
     f = normal(events(frame))
     steps = paired_rows(f, ev.CONSUMER_BEGIN, ev.CONSUMER_END, ["epoch", "batch"]).dropna(subset=["end_s"])
     steps = steps.sort_values(["epoch", "start_s"])
-    out = pd.DataFrame({"epoch": steps["epoch"], "batch": steps["batch"], "step_s": steps["end_s"] - steps["start_s"]})
+    clock = {kind: rows(f, kind, columns=["epoch", "batch", "arg0"]).drop_duplicates(["epoch", "batch"])
+             for kind in (ev.CONSUMER_BEGIN, ev.CONSUMER_END)}
+    waited = steps[["epoch", "batch"]].merge(clock[ev.CONSUMER_BEGIN], on=["epoch", "batch"], how="left").merge(
+        clock[ev.CONSUMER_END], on=["epoch", "batch"], how="left", suffixes=("_begin", "_end"))
+    known = (waited["arg0_begin"] >= 0) & (waited["arg0_end"] >= waited["arg0_begin"])
+    wait_s = ((waited["arg0_end"] - waited["arg0_begin"]) / 1e9).where(known, 0.0).to_numpy()
+    wall = (steps["end_s"] - steps["start_s"]).to_numpy()
+    out = pd.DataFrame({"epoch": steps["epoch"].to_numpy(), "batch": steps["batch"].to_numpy(),
+                        "step_s": (wall - wait_s).clip(min=0.0)})
     out["first"] = ~out.duplicated("epoch")
     return out.reset_index(drop=True)
 

@@ -31,7 +31,7 @@ from ...texts import text
 from .costs import ASSUMED, Costs, measured_costs, usable
 from .predict import calibrated, keeps_up, shortens_steady, speedup, worker_limit
 from .summary import events, RunSummary, summarise
-from ..core import as_run, Run
+from ..core import as_run, Run, shared_tables
 from .bottleneck import (CONSUMER, IPC, MAIN_PROCESS, NONE, PIN_MEMORY, SLOW_WORKER, STARTUP, STRAGGLER,
                          Verdict, verdict as find_verdict, WORKERS)
 
@@ -134,9 +134,10 @@ def suggest(frame: pd.DataFrame, found: Verdict | None = None, summary: RunSumma
     no change is predicted at least :data:`MIN_SPEEDUP` faster. ``max_samples`` is accepted for callers
     of the replayed suggestions and ignored (nothing is re-run).
     """
-    summary = summarise(frame) if summary is None else summary
-    found = find_verdict(frame, summary) if found is None else found
-    costs = measured_costs(frame, summary=summary)
+    with shared_tables():  # the verdict and the suggestions read one measurement of the costs
+        summary = summarise(frame) if summary is None else summary
+        found = find_verdict(frame, summary) if found is None else found
+        costs = measured_costs(frame, summary=summary)
     if not usable(costs):
         return []
     costs = calibrated(costs)

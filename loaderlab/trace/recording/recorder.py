@@ -14,6 +14,7 @@ import pandas as pd
 import torch.utils.data
 
 from ...engine import events as ev
+from ...engine.fetch import runqueue_ns
 from ...engine.loader import DataLoader
 from . import torch_recorder as tr
 from .stock_worker import handed_task
@@ -45,10 +46,10 @@ def _record_torch(loader, epochs: int, max_batches: int | None, consumer, sample
                     break
                 task = handed_task(it)  # an iterable's tasks skip those of workers whose stream had ended
                 tracer.emit(ev.BATCH_YIELD, ev.MAIN_PROCESS, epoch, position, arg0=position if task is None else task)
-                tracer.emit(ev.CONSUMER_BEGIN, ev.MAIN_PROCESS, epoch, position)
+                tracer.emit(ev.CONSUMER_BEGIN, ev.MAIN_PROCESS, epoch, position, arg0=runqueue_ns())
                 if consumer is not None:
                     consumer(batch)
-                tracer.emit(ev.CONSUMER_END, ev.MAIN_PROCESS, epoch, position)
+                tracer.emit(ev.CONSUMER_END, ev.MAIN_PROCESS, epoch, position, arg0=runqueue_ns())
                 position += 1
             tracer.emit(ev.EPOCH_END, ev.MAIN_PROCESS, epoch)
             if not loader.persistent_workers and hasattr(it, "_shutdown_workers"):

@@ -109,3 +109,11 @@ def test_files_written_before_the_numbers_were_typed_get_them_on_reading(tmp_pat
     save_trace(old, tmp_path / "old.lltrace")
     pd.testing.assert_frame_equal(load_trace(tmp_path / "old.lltrace"), want, check_dtype=False)
     assert numbered(want) is want  # nothing to move: the same table, no copy
+
+
+def test_the_loop_body_carries_the_main_threads_run_queue_clock():
+    frame = record(DataLoader(MapDataset(12), batch_size=2, num_workers=2), epochs=1)
+    begins = frame[frame.kind == ev.CONSUMER_BEGIN].set_index("batch")["arg0"]
+    ends = frame[frame.kind == ev.CONSUMER_END].set_index("batch")["arg0"]
+    assert len(begins) == len(ends) == 6 and (begins > 0).all()  # Linux says it: a clock, not -1
+    assert (ends >= begins).all()  # it only moves forward

@@ -258,3 +258,17 @@ def test_the_verdict_and_the_suggestions_read_one_measurement_of_the_costs():
     with shared_tables():  # as a report and a diagnosis run: measured once, whoever hands a summary over
         assert measured_costs(frame) is measured_costs(frame, summary=summarise(frame))
     assert measured_costs(frame) is not measured_costs(frame)  # outside: nothing kept
+
+
+def test_a_steps_wait_for_a_core_is_not_the_steps_own_time():
+    from loaderlab.trace.diagnosis.costs import step_times
+
+    frame = loaderlab.record(torch.utils.data.DataLoader(InMemory(64), batch_size=8, num_workers=2),
+                             consumer=Step(0.002))
+    before = step_times(frame)
+    held = frame.copy()
+    ends = held["kind"] == "consumer_end"
+    held.loc[ends, "arg0"] = held.loc[ends, "arg0"] + 1_500_000  # as if each body waited 1.5 ms for a core
+    after = step_times(held)
+    assert after["step_s"].to_numpy() == pytest.approx((before["step_s"] - 0.0015).clip(lower=0).to_numpy())
+    assert step_medians(held)[0] < step_medians(frame)[0]

@@ -98,11 +98,11 @@ ARGS = {
     COLLATE_END: ("cpu_ns", "voluntary_switches", "runqueue_ns", "others_cpu_ns"),  # in a worker, since its
     # batch began: its CPU time, voluntary switches, time waiting runnable for a core (-1: unknown; traces
     # before it held the involuntary switches), the CPU time of the worker's other threads
-    BATCH_YIELD: ("task",),
+    BATCH_YIELD: ("task",),  # the task handed over (``batch`` is its place in hand-over order)
     # the main thread's run-queue clock (ns waited runnable for a core, -1 unknown) as the loop body begins and
     # ends: their difference is what the body waited for a core (workers that held the cores, other programs)
     CONSUMER_BEGIN: ("runqueue_ns",),
-    CONSUMER_END: ("runqueue_ns",),  # the task handed over (``batch`` is its place in hand-over order)
+    CONSUMER_END: ("runqueue_ns",),
     REORDER_PARK: ("waits_for",),  # the task that must be handed over first
     WORKER_START: ("worker_pid",),
     WORKER_READY: ("seed",),

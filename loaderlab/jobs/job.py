@@ -21,6 +21,7 @@ from . import interrupts, patch, stacks
 from .script import EXIT_TERMINATED, Target, Terminated, run_target
 from .stream import StreamWriter
 from ..trace.files import COLUMNAR_SUFFIX as EXTENSION
+from ..trace.recording import host_to_device
 from .terminate import TermWatch, children_as_python_would
 from .traced import LoaderTrace
 
@@ -108,10 +109,10 @@ class Job:
             name, k = f"{base}_{k}", k + 1
         return name
 
-    def describe_loaders(self) -> dict[str, Any]:
+    def describe_loaders(self, bandwidth: dict[str, Any] | None = None) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for lt in self.loaders:
-            entry = lt.describe()
+            entry = lt.describe(bandwidth)
             if lt.name in out:  # the same line made it again: keep the first's settings, count every epoch
                 entry["epochs"] = max(entry["epochs"], out[lt.name]["epochs"])
             out[lt.name] = entry
@@ -181,7 +182,9 @@ class Job:
                 lt.shut_down()
             except Exception as exc:  # noqa: BLE001 - one loader's trouble must not lose the others' trace
                 sys.stderr.write(f"loaderlab: stopping {lt.name}'s workers: {type(exc).__name__}: {exc}\n")
-        self.writer.set_meta("loaders", self.describe_loaders())
+        # measured once, as the job ends (never while it runs), and only where a loader pins
+        pinned = any(lt.settings.get("pin_memory") for lt in self.loaders)
+        self.writer.set_meta("loaders", self.describe_loaders(host_to_device() if pinned else None))
         self.writer.set_meta("epochs", max((lt.epochs for lt in self.loaders), default=0))
         self.writer.set_meta("exit_status", status)
         self.writer.set_meta("elapsed_s", round(time.monotonic() - self.started, 6))

@@ -22,8 +22,8 @@ import torch.utils.data
 
 from ..engine import events as ev
 from ..engine.fetch import runqueue_ns
-from ..trace.recording import (EpochDial, EventChannel, handed_task, host_to_device, SampleGuess,
-                               set_process_tracer, traced_clone)
+from ..trace.recording import (EpochDial, EventChannel, handed_task, SampleGuess, set_process_tracer,
+                               traced_clone)
 from ..trace.core import loader_settings
 from ..trace.ranks import epoch_sampler, sampler_settings
 from . import interrupts
@@ -58,15 +58,14 @@ class LoaderTrace:
         self.batches = 0
         self.iterators: weakref.WeakSet = weakref.WeakSet()
 
-    def describe(self) -> dict[str, Any]:
-        """This loader's entry in the trace's ``loaders`` metadata (JSON-able)."""
+    def describe(self, bandwidth: dict[str, Any] | None = None) -> dict[str, Any]:
+        """This loader's entry in the trace's ``loaders`` metadata (JSON-able); ``bandwidth``: the GPU's
+        copy bandwidths (:func:`~loaderlab.trace.recording.bandwidth.host_to_device`), kept where it pins."""
         path, line, _ = self.site
         out = {"site": f"{path}:{line}", "settings": self.settings, "sampler": sampler_settings(self.sampler),
                "epochs": self.epochs}
-        if self.settings.get("pin_memory"):  # what not pinning would cost, on this GPU (none: nothing kept)
-            measured = host_to_device()
-            if measured is not None:
-                out["bandwidth"] = measured
+        if bandwidth and self.settings.get("pin_memory"):  # what not pinning would cost, on this GPU
+            out["bandwidth"] = bandwidth
         return out
 
     def start_epoch(self) -> "TracedIterator":

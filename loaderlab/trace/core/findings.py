@@ -53,8 +53,8 @@ class Finding:
         object.__setattr__(self, "severity", Severity(self.severity))  # "warning" → Severity.WARNING; a typo raises
 
     def text(self, lang: str = "en") -> str:
-        """The finding in ``lang`` (``"en"``, ``"ko"``)."""
-        return render(f"{self.words}.{self.key}", self.evidence, lang)
+        """The finding in ``lang`` (``"en"``, ``"ko"``); one made without a ``key`` says its ``message``."""
+        return render(f"{self.words}.{self.key}", self.evidence, lang) if self.key else self.message
 
     def severity_text(self, lang: str = "en") -> str:
         return text(f"severity.{self.severity}", lang)

@@ -35,7 +35,6 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-
 from ...engine.cores import cpu_count
 from ...texts import text
 from ..core import normal, size_text

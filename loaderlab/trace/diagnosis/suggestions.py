@@ -31,7 +31,7 @@ from ...texts import text
 from .costs import ASSUMED, Costs, measured_costs, usable
 from .predict import calibrated, keeps_up, shortens_steady, speedup, worker_limit
 from .summary import events, RunSummary, summarise
-from ..core import as_run, Run, shared_tables
+from ..core import as_run, shared_tables
 from .bottleneck import (CONSUMER, IPC, MAIN_PROCESS, NONE, PIN_MEMORY, SLOW_WORKER, STARTUP, STRAGGLER,
                          Verdict, verdict as find_verdict, WORKERS)
 
@@ -122,7 +122,7 @@ def _note_args(costs: Costs, change: dict, bandwidth: dict[str, Any]) -> dict[st
 
 def measured_bandwidth(frame: pd.DataFrame) -> dict[str, Any]:
     """The GPU's copy bandwidths the recording measured (``recording.bandwidth``), ``{}`` where none was."""
-    kept = as_run(frame).extra.get("bandwidth") if isinstance(frame, (pd.DataFrame, Run)) else None
+    kept = as_run(frame).extra.get("bandwidth")
     return dict(kept) if isinstance(kept, dict) and (kept.get("pageable_bps") or 0) > 0 else {}
 
 

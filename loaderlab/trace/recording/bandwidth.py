@@ -10,6 +10,7 @@ to wake the link: about 20 ms on a PCIe 4 GPU. Knows nothing of pandas, plotly o
 
 from __future__ import annotations
 
+import functools
 import statistics
 import time
 from typing import Any
@@ -28,8 +29,15 @@ def _seconds(torch: Any, host: Any) -> float:
     return time.perf_counter() - started
 
 
-def host_to_device(nbytes: int = NBYTES) -> dict[str, Any] | None:
-    """``{"pageable_bps", "pinned_bps", "device", "nbytes"}`` of this process's GPU; None without one."""
+def host_to_device() -> dict[str, Any] | None:
+    """``{"pageable_bps", "pinned_bps", "device", "nbytes"}`` of this process's GPU; None without one.
+    Measured once per process (the GPU does not change under it); each caller gets its own copy."""
+    measured = _measure(NBYTES)
+    return dict(measured) if measured is not None else None
+
+
+@functools.cache
+def _measure(nbytes: int) -> dict[str, Any] | None:
     import torch  # here: reading a saved trace imports no torch
 
     if not torch.cuda.is_available():

@@ -30,3 +30,8 @@ def test_evidence_that_names_a_place_fills_the_fields():
     found = finding(kinds.STALLED_WORKER, "error", worker=1, pid=4242, index=37, batch=4, epoch=0, silent_s=2.5)
     assert (found.worker, found.index, found.batch, found.epoch) == (1, 37, 4, 0)
     assert "37" in found.message and found.severity is Severity.ERROR
+
+
+def test_a_finding_made_without_words_says_its_message_in_every_language():
+    made = Finding(kinds.HEAD_OF_LINE, "warning", "held 2 batches", batch=2)
+    assert made.text() == made.text("ko") == "held 2 batches"

@@ -99,10 +99,11 @@ ARGS = {
     # batch began: its CPU time, voluntary switches, time waiting runnable for a core (-1: unknown; traces
     # before it held the involuntary switches), the CPU time of the worker's other threads
     BATCH_YIELD: ("task",),  # the task handed over (``batch`` is its place in hand-over order)
-    # the main thread's run-queue clock (ns waited runnable for a core, -1 unknown) as the loop body begins and
-    # ends: their difference is what the body waited for a core (workers that held the cores, other programs)
-    CONSUMER_BEGIN: ("runqueue_ns",),
-    CONSUMER_END: ("runqueue_ns",),
+    # the main thread's clocks as the loop body begins and ends (-1 unknown): its run-queue clock (ns waited
+    # runnable for a core: workers that held the cores, other programs), its minor page faults (first reads of a
+    # batch in shared memory) and its CPU clock; the differences are the body's
+    CONSUMER_BEGIN: ("runqueue_ns", "minor_faults", "cpu_ns"),
+    CONSUMER_END: ("runqueue_ns", "minor_faults", "cpu_ns"),
     REORDER_PARK: ("waits_for",),  # the task that must be handed over first
     WORKER_START: ("worker_pid",),
     WORKER_READY: ("seed",),

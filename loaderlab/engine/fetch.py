@@ -46,6 +46,14 @@ def runqueue_ns() -> int:
         return -1
 
 
+def body_clocks() -> dict[str, int]:
+    """The main thread's clocks as a loop body begins or ends (``consumer_begin``/``consumer_end``'s fields):
+    ``arg0`` its run-queue clock (:func:`runqueue_ns`), ``arg1`` its minor page faults (a body that reads a
+    batch a worker put in shared memory maps its pages in: -1 where unknown), ``arg2`` its CPU clock (ns)."""
+    faults = resource.getrusage(_RUSAGE_THREAD).ru_minflt if _RUSAGE_THREAD is not None else ev.NO_ARG
+    return {"arg0": runqueue_ns(), "arg1": faults, "arg2": time.thread_time_ns()}
+
+
 def _thread_usage() -> tuple[int, int, int, int]:
     # rusage's CPU times may move in whole scheduler ticks: the thread's and process's CPU clocks are exact
     r = resource.getrusage(_RUSAGE_THREAD)

@@ -15,7 +15,7 @@ from typing import Any
 import torch
 
 from . import datapipes, events as ev
-from .fetch import make_fetcher, runqueue_ns
+from .fetch import body_clocks, make_fetcher
 from .pin_memory import accelerator_type, pin_memory, SKIPPED
 from .tree import tree_nbytes
 
@@ -94,7 +94,7 @@ class BaseIter:
             data = self._next_traced()
         if self._tracer.enabled:
             self._tracer.emit(ev.CONSUMER_BEGIN, ev.MAIN_PROCESS, self._epoch, self._num_yielded - 1,
-                              arg0=runqueue_ns())
+                              **body_clocks())
             self._consumer_running = True
         return data
 
@@ -131,7 +131,7 @@ class BaseIter:
         loop that stops early (``break``, a batch limit, a stop) never calls ``next()`` again."""
         if self._consumer_running:
             self._tracer.emit(ev.CONSUMER_END, ev.MAIN_PROCESS, self._epoch, self._num_yielded - 1,
-                              arg0=runqueue_ns())
+                              **body_clocks())
             self._consumer_running = False
 
     @property

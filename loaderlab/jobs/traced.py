@@ -21,7 +21,7 @@ from typing import Any
 import torch.utils.data
 
 from ..engine import events as ev
-from ..engine.fetch import runqueue_ns
+from ..engine.fetch import body_clocks
 from ..trace.recording import (EpochDial, EventChannel, handed_task, SampleGuess, set_process_tracer,
                                traced_clone)
 from ..trace.core import loader_settings
@@ -129,14 +129,14 @@ class TracedIterator:
         position, self.position = self.position, self.position + 1
         task = handed_task(self.inner)  # an iterable's tasks skip those of workers whose stream had ended
         tracer.emit(ev.BATCH_YIELD, ev.MAIN_PROCESS, epoch, position, arg0=position if task is None else task)
-        tracer.emit(ev.CONSUMER_BEGIN, ev.MAIN_PROCESS, epoch, position, arg0=runqueue_ns())
+        tracer.emit(ev.CONSUMER_BEGIN, ev.MAIN_PROCESS, epoch, position, **body_clocks())
         self.handed = position
         owner.batches += 1
         return batch
 
     def _end_consumer(self) -> None:
         if self.handed is not None:
-            self.owner.tracer.emit(ev.CONSUMER_END, ev.MAIN_PROCESS, self.epoch, self.handed, arg0=runqueue_ns())
+            self.owner.tracer.emit(ev.CONSUMER_END, ev.MAIN_PROCESS, self.epoch, self.handed, **body_clocks())
             self.handed = None
 
     def close(self) -> None:

@@ -200,10 +200,11 @@ TEXTS = {
             "{pageable_gbps:.1f} GB/s로 학습 단계에 더했습니다.",
     },
     "suggestion.note.in_loop": {
-        "en": "The loop then collates itself: no shared memory (assumed {shm_gbps:.0f} GB/s) and no move "
-            "between processes; a plain copy at an assumed {copy_gbps:.0f} GB/s.",
-        "ko": "그러면 루프가 직접 콜레이트합니다: 공유 메모리(가정 {shm_gbps:.0f} GB/s)도 프로세스 간 이동도 "
-            "없고, 가정한 {copy_gbps:.0f} GB/s의 일반 복사만 합니다.",
+        "en": "The loop then collates itself: no shared memory (assumed {shm_gbps:.0f} GB/s to write, "
+            "{drop_gbps:.1f} GB/s to free) and no move between processes; a plain copy at an assumed "
+            "{copy_gbps:.0f} GB/s.",
+        "ko": "그러면 루프가 직접 콜레이트합니다: 공유 메모리(가정: 쓰기 {shm_gbps:.0f} GB/s, 해제 "
+            "{drop_gbps:.1f} GB/s)도 프로세스 간 이동도 없고, 가정한 {copy_gbps:.0f} GB/s의 일반 복사만 합니다.",
     },
     "suggestion.note.assumed_move": {
         "en": "This run had no workers, so moving each batch from one is assumed ({tensors} tensors at "

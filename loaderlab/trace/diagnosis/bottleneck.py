@@ -11,7 +11,8 @@ order, with the numbers that decided it kept as the verdict's evidence:
 3. ``consumer``: the loop waited at most :data:`LOADER_BOUND_SHARE` of its time (the one wait share,
    :func:`~loaderlab.trace.tables.waits.loop_wait`): the step is the slow part; the loader keeps up. Worded
    ``consumer_shared`` where the cost model (:mod:`loaderlab.trace.diagnosis.predict`) says the workers and their hand-overs still
-   take time the step needs (``num_workers=0`` shortens each batch).
+   take time the step needs (``num_workers=0`` shortens each batch). But where the model says the workers
+   that keep up would shorten each batch (the body waited for a core a worker held), it is ``workers``.
 4. ``main_process``: ``num_workers=0`` and the loop mostly waited: fetching inside the loop dominates.
 5. ``pin_memory``: the pin thread was busy at least :data:`PIN_SHARE` of the loop's time.
 6. ``straggler``: slow samples (:func:`~loaderlab.trace.tables.slow.stragglers`) cost at least
@@ -39,7 +40,7 @@ from ...engine.cores import cpu_count
 from ...texts import text
 from ..core import normal, size_text
 from .costs import measured_costs, step_medians, usable
-from .predict import calibrated, shortens_steady
+from .predict import calibrated, keeps_up, shortens_steady, worker_limit
 from ..tables import sample_fetches, slow_workers, stragglers
 from .summary import events, RunSummary, summarise
 
@@ -92,6 +93,31 @@ def _workers_take_from_step(frame: Any, s: RunSummary) -> bool:
     return usable(c) and shortens_steady(calibrated(c), {"num_workers": 0})
 
 
+def _more_workers_help(frame: Any, s: RunSummary) -> bool:
+    """Whether, though the loop waited at most :data:`LOADER_BOUND_SHARE` of its time, the cost model says the
+    workers that keep up with the step shorten each batch by :data:`~loaderlab.trace.diagnosis.predict.STEADY_MIN`:
+    the loop's body also waited for a core a worker held (a 1-worker CPU job on 2 cores: 44 % waiting, and
+    2 workers ran it 1.41x faster), so the loader did not keep up."""
+    if not s.num_workers:
+        return False
+    c = measured_costs(frame, summary=s)
+    if not usable(c):
+        return False
+    c = calibrated(c)
+    count, binds = keeps_up(c, worker_limit(c))
+    return count > s.num_workers and shortens_steady(c, {"num_workers": count})
+
+
+def _workers(frame: Any, s: RunSummary, common: dict[str, Any], busy: float, work_ms: float) -> Verdict:
+    cores = cpu_count()
+    key = "workers_latency" if cores is not None and s.num_workers >= cores else "workers_cpu"
+    got = measured_costs(frame, summary=s).cores  # fewer than the machine's where the workers waited for a core
+    if cores is not None and got <= cores - CORES_SHORT:
+        key = "workers_contended"
+    return Verdict(WORKERS, key, {**common, "busy": busy, "workers": s.num_workers,
+                                  "cores": cores if cores is not None else 0, "work_ms": work_ms, "got": got})
+
+
 def verdict(frame: Any, summary: RunSummary | None = None) -> Verdict:
     """The run's :class:`Verdict` (see the module docstring for the order of the checks)."""
     s = summarise(frame) if summary is None else summary
@@ -108,12 +134,15 @@ def verdict(frame: Any, summary: RunSummary | None = None) -> Verdict:
         return Verdict(STARTUP, STARTUP, {**common, "first_s": loop.first_wait_s,
                                           "first_share": loop.first_wait_s / total, "epochs": s.epochs,
                                           "startup_ms": _ms(started.p50_s)})
+    work_ms = _ms((s.stage("fetch").total_s + s.stage("collate").total_s) / batches)
+    if (math.isnan(loop.share) or loop.share <= LOADER_BOUND_SHARE) and _more_workers_help(frame, s):
+        busy = s.worker_busy_share if not math.isnan(s.worker_busy_share) else 0.0
+        return _workers(frame, s, common, busy, work_ms)
     if math.isnan(loop.share) or loop.share <= LOADER_BOUND_SHARE:
         shared = _workers_take_from_step(frame, s)
         return Verdict(CONSUMER, "consumer_shared" if shared else CONSUMER,
                        {**common, "wait_ms": _ms(loop.wait_s / batches), "workers": s.num_workers,
                         "cores": cpu_count() or 0})
-    work_ms = _ms((s.stage("fetch").total_s + s.stage("collate").total_s) / batches)
     if not s.num_workers:
         return Verdict(MAIN_PROCESS, MAIN_PROCESS, {**common, "work_ms": work_ms})
     pin = s.stage("pin")
@@ -139,13 +168,7 @@ def verdict(frame: Any, summary: RunSummary | None = None) -> Verdict:
                        worker=found.worker)
     busy = s.worker_busy_share if not math.isnan(s.worker_busy_share) else 0.0
     if busy >= WORKERS_BUSY:
-        cores = cpu_count()
-        key = "workers_latency" if cores is not None and s.num_workers >= cores else "workers_cpu"
-        got = measured_costs(frame, summary=s).cores  # fewer than the machine's where the workers waited for a core
-        if cores is not None and got <= cores - CORES_SHORT:
-            key = "workers_contended"
-        return Verdict(WORKERS, key, {**common, "busy": busy, "workers": s.num_workers,
-                                      "cores": cores if cores is not None else 0, "work_ms": work_ms, "got": got})
+        return _workers(frame, s, common, busy, work_ms)
     move = s.stage("move")
     tensors = s.payload.tensors
     return Verdict(IPC, IPC if not math.isnan(tensors) else "ipc_unknown_tensors",

@@ -39,10 +39,22 @@ FAULT_ABOVE = 128 * 2**10
 MMAP_MAX = 32 * 2**20  # past glibc's highest mmap threshold every batch is mapped afresh, whatever the heap did
 FAULT_BPS = 4e9
 RECV_TENSOR_S = 50e-6  # receiving one tensor from a worker: its file descriptor, a mapping (no bytes copied)
-RECV_BPS = 20e9  # unmapping a received batch's shared memory when it is dropped
+# A worker's collate sets each tensor's shared memory up (a file, its size, a mapping) before writing the
+# bytes: 192 KiB batches of 2 tensors collated in 490 µs in a worker and 43 µs in the main process here.
+SHM_TENSOR_S = 100e-6
+# With workers the loop body lets the last batch go, and the last unmapping of a shared segment frees its
+# pages (plain torch, 2 workers, 2 tensors: 81 µs for 192 KiB, 615 µs for 3 MiB, 6.5 ms for 18 MiB; ~1 µs with
+# num_workers=0); a body that reads its batch maps the pages in, one fault per 64 KiB (the kernel's
+# fault-around): 6-12 µs a fault (4 faults cost 48 µs, 294 cost 1.4 ms). Both are moves, gone without workers.
+# The figures are the lower side of those measurements: a claim may fall short, not overshoot.
+DROP_TENSOR_S = 15e-6
+DROP_BPS = 5.5e9
+FAULT_S = 6e-6
+FAULT_AROUND = 64 * 2**10
 # A pageable host→GPU copy (loaderlab.scenarios.transfer's assumption; measured 6.8-9 GB/s on an H200).
 PAGEABLE_BPS = 6e9
-ASSUMED = {"copy_gbps": COPY_BPS / 1e9, "shm_gbps": SHM_BPS / 1e9, "pageable_gbps": PAGEABLE_BPS / 1e9}
+ASSUMED = {"copy_gbps": COPY_BPS / 1e9, "shm_gbps": SHM_BPS / 1e9, "pageable_gbps": PAGEABLE_BPS / 1e9,
+           "drop_gbps": DROP_BPS / 1e9}
 COMPUTING = 0.5  # a batch on CPU at least half its own time computes: the cores cap how many run at once
 CONTENDED = 0.2  # workers that waited for a core this share of their batches' wall time did not get the cores
 RECV_MIN_BPS = 1e9  # receiving maps and unmaps, copying nothing: a measured receive slower than this waited
@@ -54,6 +66,13 @@ def copy_s(nbytes: float, reused: bool = False) -> float:
     if not nbytes > 0:
         return 0.0
     return nbytes / COPY_BPS + (nbytes / FAULT_BPS if nbytes > (MMAP_MAX if reused else FAULT_ABOVE) else 0.0)
+
+
+def drop_s(nbytes: float, tensors: float) -> float:
+    """Letting a received batch of ``nbytes`` bytes and ``tensors`` tensors go in the loop body (its shared
+    memory's pages freed)."""
+    t = 0.0 if math.isnan(tensors) else tensors
+    return t * DROP_TENSOR_S + max(nbytes, 0.0) / DROP_BPS
 
 
 @dataclass(frozen=True)
@@ -74,13 +93,14 @@ class Costs:
     tensors: float
     recv_s: float  # main's receive of a ready batch from a worker (0 without workers)
     pin_s: float  # the pin stage per batch (0 when nothing was pinned)
-    step_s: float  # median step, first steps apart
+    step_s: float  # median step, first steps apart, without what the body spent on shared memory (touch_s, drop)
     first_step_s: float
     startup_s: float  # one worker's start-up (median)
     spawn_s: float = 0.0  # the main process's time to start one more worker (median gap between workers' starts)
     cold_s: float = 0.0  # a fresh worker's first batch beyond a warm one (imports, caches, shared memory set up)
     reused: bool = False  # the main process's heap reuses a collated batch's pages (see copy_s): the fast case
     cpu_share: float = 1.0  # of a worker's own time per batch, its CPU time (the rest: its feeder thread's GIL)
+    touch_s: float = 0.0  # with workers: the body's first reads of a batch in shared memory (its page faults)
     observed_s: float = math.nan  # the loop's steady time per batch (its waits and steps, first waits apart)
     handover_s: float = 0.0  # with workers: what the other costs leave of observed_s (see predict.calibrated)
     assumed: tuple[str, ...] = field(default=())  # which ASSUMED figures the costs lean on
@@ -95,6 +115,12 @@ class Costs:
         per_byte = by_bytes / self.nbytes if self.nbytes > 0 else 0.0
         return t * RECV_TENSOR_S + nbytes * (self.recv_per_byte + per_byte) + rest
 
+    def unmap_s(self, nbytes: float) -> float:
+        """With workers, what the loop body spends on a batch of ``nbytes`` bytes in shared memory: mapping its
+        pages in as it reads them (measured faults, scaled by bytes) and letting it go (:func:`drop_s`)."""
+        touch = self.touch_s * nbytes / self.nbytes if self.nbytes > 0 else 0.0
+        return touch + drop_s(nbytes, self.tensors)
+
     @property
     def handover_bytes_s(self) -> float:
         """The part of the hand-over that scales with bytes: at most the batch's bytes at RECV_MIN_BPS."""
@@ -105,14 +131,22 @@ class Costs:
         t = 0.0 if math.isnan(self.tensors) else self.tensors
         if self.num_workers and not math.isnan(self.recv_s) and self.nbytes > 0:
             return max(0.0, self.recv_s - t * RECV_TENSOR_S) / self.nbytes
-        return 1.0 / RECV_BPS
+        return 0.0  # no worker measured it: the receive maps, copying nothing (the unmapping: unmap_s)
 
     @property
     def shm_s(self) -> float:
-        """The part of a worker's collate that writing into fresh shared memory costs (assumed bandwidth)."""
+        """The part of a worker's collate that shared memory costs: each tensor's set-up and writing the bytes
+        into fresh pages (assumed: :data:`SHM_TENSOR_S`, :data:`SHM_BPS`)."""
         if not self.nbytes > 0:
             return 0.0
-        return min(self.collate_s, self.nbytes / SHM_BPS) if self.num_workers else self.nbytes / SHM_BPS
+        t = 0.0 if math.isnan(self.tensors) else self.tensors
+        shm = t * SHM_TENSOR_S + self.nbytes / SHM_BPS
+        return min(self.collate_s, shm) if self.num_workers else shm
+
+    @property
+    def shm_fixed_s(self) -> float:
+        """The part of :attr:`shm_s` paid per tensor, whatever its bytes."""
+        return min(self.shm_s, (0.0 if math.isnan(self.tensors) else self.tensors) * SHM_TENSOR_S)
 
     @property
     def main_collate_s(self) -> float:
@@ -135,14 +169,15 @@ class Costs:
 
 @shared
 def step_times(frame) -> pd.DataFrame:
-    """``epoch, batch, step_s, first`` per loop body (``first``: the epoch's first step). A body's time is its
-    own: what it waited for a core (the main thread's run-queue clock on ``consumer_begin`` and
-    ``consumer_end``, where the trace has it) is left out — workers that held the cores while it ran are no
-    part of the step that ``num_workers=0`` would run."""
+    """``epoch, batch, step_s, first, faults`` per loop body (``first``: the epoch's first step; ``faults``: its
+    minor page faults, NaN where the trace has none). A body's time is its own: what it waited for a core
+    (the main thread's run-queue clock on ``consumer_begin`` and ``consumer_end``, where the trace has it) is
+    left out — workers that held the cores while it ran are no part of the step that ``num_workers=0`` would
+    run."""
     f = normal(events(frame))
     steps = paired_rows(f, ev.CONSUMER_BEGIN, ev.CONSUMER_END, ["epoch", "batch"]).dropna(subset=["end_s"])
     steps = steps.sort_values(["epoch", "start_s"])
-    clock = {kind: rows(f, kind, columns=["epoch", "batch", "arg0"]).drop_duplicates(["epoch", "batch"])
+    clock = {kind: rows(f, kind, columns=["epoch", "batch", "arg0", "arg1"]).drop_duplicates(["epoch", "batch"])
              for kind in (ev.CONSUMER_BEGIN, ev.CONSUMER_END)}
     waited = steps[["epoch", "batch"]].merge(clock[ev.CONSUMER_BEGIN], on=["epoch", "batch"], how="left").merge(
         clock[ev.CONSUMER_END], on=["epoch", "batch"], how="left", suffixes=("_begin", "_end"))
@@ -152,7 +187,21 @@ def step_times(frame) -> pd.DataFrame:
     out = pd.DataFrame({"epoch": steps["epoch"].to_numpy(), "batch": steps["batch"].to_numpy(),
                         "step_s": (wall - wait_s).clip(min=0.0)})
     out["first"] = ~out.duplicated("epoch")
+    counted = (waited["arg1_begin"] >= 0) & (waited["arg1_end"] >= waited["arg1_begin"])
+    out["faults"] = (waited["arg1_end"] - waited["arg1_begin"]).where(counted).to_numpy(dtype=float)
     return out.reset_index(drop=True)
+
+
+def _touch_s(frame, nbytes: float, tensors: float) -> float:
+    """The later steps' median minor faults at :data:`FAULT_S` each: a body that reads a batch in shared memory
+    maps its pages in (no more faults than the batch has :data:`FAULT_AROUND` blocks count: the rest are the
+    step's own, which it pays without workers too)."""
+    s = step_times(frame)
+    faults = s.loc[~s["first"], "faults"].dropna() if (~s["first"]).any() else s["faults"].dropna()
+    if not len(faults) or not nbytes > 0:
+        return 0.0
+    blocks = math.ceil(nbytes / FAULT_AROUND) + (0 if math.isnan(tensors) else tensors)
+    return min(float(faults.median()), blocks) * FAULT_S
 
 
 def step_medians(frame) -> tuple[float, float]:
@@ -264,6 +313,11 @@ def measured_costs(frame, summary: RunSummary | None = None) -> Costs:
         assumed.append("recv")
     startup = s.stage("startup")
     observed = (s.loop.wait_s + s.loop.consume_s) / s.batches if s.batches else math.nan
+    touch = 0.0
+    if n and not math.isnan(step):  # the body's shared-memory work is a move: out of the step num_workers=0 runs
+        touch = _touch_s(frame, s.payload.nbytes, s.payload.tensors)
+        unmap = min(step, touch + drop_s(s.payload.nbytes, s.payload.tensors))
+        touch, step = min(touch, unmap), step - unmap
     return Costs(observed_s=observed, batch_size=bs, samples=per_epoch, epochs=max(s.epochs, 1), num_workers=n,
                  cores=_cores(wb, s, step, recv), pin_memory=bool(s.settings.get("pin_memory")),
                  persistent=bool(s.settings.get("persistent_workers")), fetch_s=fetch, collate_s=collate,
@@ -271,7 +325,7 @@ def measured_costs(frame, summary: RunSummary | None = None) -> Costs:
                  recv_s=recv, pin_s=float(pin.p50_s) if pin.count else 0.0, step_s=step, first_step_s=first,
                  startup_s=float(startup.p50_s) if startup.count else 0.0, spawn_s=_spawn_s(f), cold_s=cold,
                  cpu_share=float(warm_cpu.median()) if computing and len(warm_cpu) else 1.0,
-                 assumed=tuple(assumed))
+                 touch_s=touch, assumed=tuple(assumed))
 
 
 def _spawn_s(f: pd.DataFrame) -> float:

@@ -117,7 +117,8 @@ def _note_args(costs: Costs, change: dict, bandwidth: dict[str, Any]) -> dict[st
     return {"cores": cores, "tensors": tensors, "workers": change.get("num_workers", costs.num_workers),
             "step_ms": costs.step_s * 1e3,
             "pageable_gbps": pageable / 1e9 if pageable else ASSUMED["pageable_gbps"],
-            "device": bandwidth.get("device") or "", "shm_gbps": ASSUMED["shm_gbps"], "copy_gbps": ASSUMED["copy_gbps"]}
+            "device": bandwidth.get("device") or "", "shm_gbps": ASSUMED["shm_gbps"], "copy_gbps": ASSUMED["copy_gbps"],
+            "drop_gbps": ASSUMED["drop_gbps"]}
 
 
 def measured_bandwidth(frame: pd.DataFrame) -> dict[str, Any]:

@@ -14,7 +14,7 @@ import pandas as pd
 import torch.utils.data
 
 from ...engine import events as ev
-from ...engine.fetch import runqueue_ns
+from ...engine.fetch import body_clocks
 from ...engine.loader import DataLoader
 from . import torch_recorder as tr
 from .stock_worker import handed_task
@@ -41,15 +41,18 @@ def _record_torch(loader, epochs: int, max_batches: int | None, consumer, sample
             position = 0
             while max_batches is None or position < max_batches:
                 try:
-                    batch = next(it)
+                    got = next(it)
                 except StopIteration:
                     break
                 task = handed_task(it)  # an iterable's tasks skip those of workers whose stream had ended
                 tracer.emit(ev.BATCH_YIELD, ev.MAIN_PROCESS, epoch, position, arg0=position if task is None else task)
-                tracer.emit(ev.CONSUMER_BEGIN, ev.MAIN_PROCESS, epoch, position, arg0=runqueue_ns())
+                tracer.emit(ev.CONSUMER_BEGIN, ev.MAIN_PROCESS, epoch, position, **body_clocks())
+                # the last batch is let go in the body, as `for batch in loader:` lets it go (its shared memory
+                # unmapped there): the cost model reads the same body from record() and `loaderlab run`
+                batch = got
                 if consumer is not None:
                     consumer(batch)
-                tracer.emit(ev.CONSUMER_END, ev.MAIN_PROCESS, epoch, position, arg0=runqueue_ns())
+                tracer.emit(ev.CONSUMER_END, ev.MAIN_PROCESS, epoch, position, **body_clocks())
                 position += 1
             tracer.emit(ev.EPOCH_END, ev.MAIN_PROCESS, epoch)
             if not loader.persistent_workers and hasattr(it, "_shutdown_workers"):

@@ -111,9 +111,10 @@ def test_files_written_before_the_numbers_were_typed_get_them_on_reading(tmp_pat
     assert numbered(want) is want  # nothing to move: the same table, no copy
 
 
-def test_the_loop_body_carries_the_main_threads_run_queue_clock():
+def test_the_loop_body_carries_the_main_threads_run_queue_fault_and_cpu_clocks():
     frame = record(DataLoader(MapDataset(12), batch_size=2, num_workers=2), epochs=1)
-    begins = frame[frame.kind == ev.CONSUMER_BEGIN].set_index("batch")["arg0"]
-    ends = frame[frame.kind == ev.CONSUMER_END].set_index("batch")["arg0"]
-    assert len(begins) == len(ends) == 6 and (begins > 0).all()  # Linux says it: a clock, not -1
-    assert (ends >= begins).all()  # it only moves forward
+    for arg in ("arg0", "arg1", "arg2"):  # run queue (ns), minor faults, CPU (ns)
+        begins = frame[frame.kind == ev.CONSUMER_BEGIN].set_index("batch")[arg]
+        ends = frame[frame.kind == ev.CONSUMER_END].set_index("batch")[arg]
+        assert len(begins) == len(ends) == 6 and (begins > 0).all(), arg  # Linux says it: a clock, not -1
+        assert (ends >= begins).all(), arg  # it only moves forward

@@ -222,6 +222,28 @@ def test_a_step_the_workers_take_cores_from_is_said_so_and_gets_num_workers_0():
     assert [s.change for s in suggest(frame)][:1] == [{"num_workers": 0}]
 
 
+def test_a_loop_that_waits_under_half_its_time_is_not_consumer_bound_where_more_workers_shorten_each_batch(
+        monkeypatch):
+    """One worker on two cores and a CPU step: the loop waited 44 % of its time (its body also waited for the
+    core the worker held) and two workers ran the job 1.41x faster. The verdict rests on the cost model, not
+    on the wait share alone."""
+    from loaderlab.trace.diagnosis import bottleneck
+
+    frame = loaderlab.record(torch.utils.data.DataLoader(_Cheap(), batch_size=8, num_workers=1), consumer=Step(0.003))
+    assert summarise(frame).loop.share <= bottleneck.LOADER_BOUND_SHARE  # the step is 3 ms, fetching is free
+    assert verdict(frame).kind == "consumer"
+    # the same loop, as the model would see a worker that needs 9 ms a batch on a 2-core machine
+    slow = costs(num_workers=1, batch_size=8, samples=64.0, fetch_s=0.009, collate_s=0.0001, step_s=0.003,
+                 nbytes=2048.0, observed_s=0.0075)
+    from loaderlab.trace.diagnosis import suggestions
+
+    for module in (bottleneck, suggestions):
+        monkeypatch.setattr(module, "measured_costs", lambda frame, summary=None: slow)
+    found = verdict(frame)
+    assert found.kind == "workers" and found.evidence["workers"] == 1
+    assert [s.change for s in suggest(frame, found)][:1] == [{"num_workers": 2}]
+
+
 def test_a_fresh_workers_cold_first_batch_is_paid_per_start_not_per_batch():
     c = costs(startup_s=0.3, spawn_s=0.0, epochs=4, samples=64.0, batch_size=16)
     cold = replace(c, cold_s=0.002)

@@ -1,0 +1,107 @@
+"""What a batch in shared memory costs the loop body with workers — mapping its pages in as the body reads
+it, letting it go — and what setting each tensor's shared memory up costs a worker: moves the cost model
+takes out of the step and the collate that ``num_workers=0`` would run, and keeps on the main process's path."""
+
+from __future__ import annotations
+
+import weakref
+from dataclasses import replace
+
+import pytest
+import torch
+
+import loaderlab
+from loaderlab.engine import events as ev
+from loaderlab.trace.diagnosis.costs import (Costs, drop_s, FAULT_AROUND, FAULT_S, measured_costs, SHM_TENSOR_S,
+                                             step_medians, step_times)
+from loaderlab.trace.diagnosis.predict import batch_time, changed, pipeline, recorded
+
+MB = 1 << 20
+
+
+def costs(**over) -> Costs:
+    base = dict(batch_size=32, samples=3200.0, epochs=1, num_workers=2, cores=2, pin_memory=False,
+                persistent=False, fetch_s=0.004, collate_s=0.004, computing=True, nbytes=float(MB), tensors=2.0,
+                recv_s=0.0005, pin_s=0.0, step_s=0.002, first_step_s=0.002, startup_s=0.01)
+    return Costs(**{**base, **over})
+
+
+class Rows(torch.utils.data.Dataset):
+    """64 KiB float32 rows already in memory."""
+
+    def __init__(self, n: int) -> None:
+        self.x = torch.randn(n, 16 * 1024)
+
+    def __len__(self) -> int:
+        return len(self.x)
+
+    def __getitem__(self, i: int):
+        return self.x[i]
+
+
+class Reads:
+    """A loop body that reads its batch and notes whether the last one is still alive as it begins."""
+
+    def __init__(self) -> None:
+        self.last = None
+        self.alive: list[bool] = []
+
+    def __call__(self, batch) -> None:
+        self.alive.append(self.last is not None and self.last() is not None)
+        self.last = weakref.ref(batch)
+        float(batch.sum())
+
+
+def test_a_body_reading_a_batch_in_shared_memory_maps_its_pages_in():
+    with_workers = step_times(loaderlab.record(torch.utils.data.DataLoader(Rows(96), batch_size=16, num_workers=2),
+                                               consumer=Reads()))
+    in_loop = step_times(loaderlab.record(torch.utils.data.DataLoader(Rows(96), batch_size=16), consumer=Reads()))
+    # 1 MiB a batch: the kernel maps a shared segment in 64 KiB at a fault; a batch collated in the loop is mapped
+    assert with_workers["faults"].median() >= 4
+    assert in_loop["faults"].median() < with_workers["faults"].median()
+
+
+def test_record_lets_the_last_batch_go_inside_the_body_as_a_for_loop_does():
+    body = Reads()
+    loaderlab.record(torch.utils.data.DataLoader(Rows(64), batch_size=16, num_workers=2), consumer=body)
+    assert body.alive == [False] * 4  # gone before each body ran: its unmapping was the body's, not the wait's
+
+
+def test_the_bodys_shared_memory_work_is_a_move_not_the_step():
+    frame = loaderlab.record(torch.utils.data.DataLoader(Rows(96), batch_size=16, num_workers=2),
+                             consumer=Reads())
+    held = frame.copy()
+    ends = held["kind"] == ev.CONSUMER_END
+    begins = held["kind"] == ev.CONSUMER_BEGIN
+    held.loc[begins, "arg1"] = 1_000
+    held.loc[ends, "arg1"] = 1_000 + 10  # ten faults a body
+    nbytes, tensors = 16 * 16 * 1024 * 4, 1
+    c = measured_costs(held)
+    assert c.nbytes == nbytes and c.touch_s == pytest.approx(10 * FAULT_S)
+    unmap = 10 * FAULT_S + drop_s(nbytes, tensors)
+    step, _ = step_medians(held)
+    assert c.step_s == pytest.approx(max(0.0, step - unmap))
+    # more faults than the batch has 64 KiB blocks are the step's own (it pays them without workers too)
+    held.loc[ends, "arg1"] = 1_000 + 1_000
+    assert measured_costs(held).touch_s == pytest.approx((nbytes / FAULT_AROUND + tensors) * FAULT_S)
+
+
+def test_unmapping_stays_on_the_main_path_with_workers_and_goes_with_num_workers_0():
+    c = costs(touch_s=0.0003)
+    assert c.unmap_s(MB) == pytest.approx(0.0003 + drop_s(MB, 2))
+    assert c.unmap_s(2 * MB) - c.unmap_s(MB) == pytest.approx(0.0003 + MB / 5.5e9)  # scales with the bytes
+    without = replace(c, touch_s=0.0)
+    gap = pipeline(c, recorded(c))["main"] - pipeline(without, recorded(without))["main"]
+    assert gap == pytest.approx(0.0003)
+    in_loop = changed(c, {"num_workers": 0})
+    assert batch_time(c, in_loop) == pytest.approx(batch_time(without, in_loop))  # no shared memory in the loop
+
+
+def test_each_tensors_shared_memory_set_up_is_the_workers_not_the_loops():
+    few, many = costs(tensors=2.0), costs(tensors=20.0)
+    assert many.shm_s - few.shm_s == pytest.approx(18 * SHM_TENSOR_S)
+    assert few.main_collate_s - many.main_collate_s == pytest.approx(18 * SHM_TENSOR_S)
+    # twice the bytes per batch: the set-up stays, the bytes' part doubles
+    bigger = changed(few, {"bytes_factor": 2.0})
+    grown = pipeline(few, bigger)["workers"] - pipeline(few, recorded(few))["workers"]
+    assert grown * 2 == pytest.approx(few.shm_s - few.shm_fixed_s)

@@ -39,7 +39,8 @@ from typing import Any
 from ...engine.cores import cpu_count
 from ...texts import text
 from ..core import normal, size_text
-from .costs import measured_costs, step_medians, usable
+from .costs import measured_costs, usable
+from .steps import step_medians
 from .predict import calibrated, keeps_up, shortens_steady, worker_limit
 from ..tables import sample_fetches, slow_workers, stragglers
 from .summary import events, RunSummary, summarise

@@ -21,6 +21,7 @@ import pandas as pd
 
 from ...engine import events as ev
 from ...engine.cores import cpu_count
+from .steps import step_medians, touch_s
 from .summary import events, RunSummary, summarise
 from ..core import hand_overs, normal, paired_rows, rows, shared
 
@@ -44,13 +45,10 @@ RECV_TENSOR_S = 50e-6  # receiving one tensor from a worker: its file descriptor
 SHM_TENSOR_S = 100e-6
 # With workers the loop body lets the last batch go, and the last unmapping of a shared segment frees its
 # pages (plain torch, 2 workers, 2 tensors: 81 µs for 192 KiB, 615 µs for 3 MiB, 6.5 ms for 18 MiB; ~1 µs with
-# num_workers=0); a body that reads its batch maps the pages in, one fault per 64 KiB (the kernel's
-# fault-around): 6-12 µs a fault (4 faults cost 48 µs, 294 cost 1.4 ms). Both are moves, gone without workers.
-# The figures are the lower side of those measurements: a claim may fall short, not overshoot.
+# num_workers=0); a body that reads its batch maps the pages in (steps.touch_s). Both are moves, gone without
+# workers. The figures are the lower side of those measurements: a claim may fall short, not overshoot.
 DROP_TENSOR_S = 15e-6
 DROP_BPS = 5.5e9
-FAULT_S = 6e-6
-FAULT_AROUND = 64 * 2**10
 # A pageable host→GPU copy (loaderlab.scenarios.transfer's assumption; measured 6.8-9 GB/s on an H200).
 PAGEABLE_BPS = 6e9
 ASSUMED = {"copy_gbps": COPY_BPS / 1e9, "shm_gbps": SHM_BPS / 1e9, "pageable_gbps": PAGEABLE_BPS / 1e9,
@@ -167,52 +165,6 @@ class Costs:
         return max(self.collate_s, self.collate_s - copy_s(self.nbytes, self.reused) + self.shm_s)
 
 
-@shared
-def step_times(frame) -> pd.DataFrame:
-    """``epoch, batch, step_s, first, faults`` per loop body (``first``: the epoch's first step; ``faults``: its
-    minor page faults, NaN where the trace has none). A body's time is its own: what it waited for a core
-    (the main thread's run-queue clock on ``consumer_begin`` and ``consumer_end``, where the trace has it) is
-    left out — workers that held the cores while it ran are no part of the step that ``num_workers=0`` would
-    run."""
-    f = normal(events(frame))
-    steps = paired_rows(f, ev.CONSUMER_BEGIN, ev.CONSUMER_END, ["epoch", "batch"]).dropna(subset=["end_s"])
-    steps = steps.sort_values(["epoch", "start_s"])
-    clock = {kind: rows(f, kind, columns=["epoch", "batch", "arg0", "arg1"]).drop_duplicates(["epoch", "batch"])
-             for kind in (ev.CONSUMER_BEGIN, ev.CONSUMER_END)}
-    waited = steps[["epoch", "batch"]].merge(clock[ev.CONSUMER_BEGIN], on=["epoch", "batch"], how="left").merge(
-        clock[ev.CONSUMER_END], on=["epoch", "batch"], how="left", suffixes=("_begin", "_end"))
-    known = (waited["arg0_begin"] >= 0) & (waited["arg0_end"] >= waited["arg0_begin"])
-    wait_s = ((waited["arg0_end"] - waited["arg0_begin"]) / 1e9).where(known, 0.0).to_numpy()
-    wall = (steps["end_s"] - steps["start_s"]).to_numpy()
-    out = pd.DataFrame({"epoch": steps["epoch"].to_numpy(), "batch": steps["batch"].to_numpy(),
-                        "step_s": (wall - wait_s).clip(min=0.0)})
-    out["first"] = ~out.duplicated("epoch")
-    counted = (waited["arg1_begin"] >= 0) & (waited["arg1_end"] >= waited["arg1_begin"])
-    out["faults"] = (waited["arg1_end"] - waited["arg1_begin"]).where(counted).to_numpy(dtype=float)
-    return out.reset_index(drop=True)
-
-
-def _touch_s(frame, nbytes: float, tensors: float) -> float:
-    """The later steps' median minor faults at :data:`FAULT_S` each: a body that reads a batch in shared memory
-    maps its pages in (no more faults than the batch has :data:`FAULT_AROUND` blocks count: the rest are the
-    step's own, which it pays without workers too)."""
-    s = step_times(frame)
-    faults = s.loc[~s["first"], "faults"].dropna() if (~s["first"]).any() else s["faults"].dropna()
-    if not len(faults) or not nbytes > 0:
-        return 0.0
-    blocks = math.ceil(nbytes / FAULT_AROUND) + (0 if math.isnan(tensors) else tensors)
-    return min(float(faults.median()), blocks) * FAULT_S
-
-
-def step_medians(frame) -> tuple[float, float]:
-    """``(step, first)``: the median step without each epoch's first, and the first steps' median."""
-    s = step_times(frame)
-    later, first = s.loc[~s["first"], "step_s"], s.loc[s["first"], "step_s"]
-    later = later if len(later) else first
-    med = float(later.median()) if len(later) else math.nan
-    return med, (float(first.median()) if len(first) else math.nan)
-
-
 def _worker_batches(f: pd.DataFrame) -> pd.DataFrame:
     """Per batch: ``fetch_s`` (its samples' sum), ``collate_s``, ``factor`` (the share of its wall time that
     was its own: its waits for a core, ``collate_end``'s ``arg2``, taken out) and ``cpu`` (its CPU time's
@@ -315,7 +267,7 @@ def measured_costs(frame, summary: RunSummary | None = None) -> Costs:
     observed = (s.loop.wait_s + s.loop.consume_s) / s.batches if s.batches else math.nan
     touch = 0.0
     if n and not math.isnan(step):  # the body's shared-memory work is a move: out of the step num_workers=0 runs
-        touch = _touch_s(frame, s.payload.nbytes, s.payload.tensors)
+        touch = touch_s(frame, s.payload.nbytes, s.payload.tensors)
         unmap = min(step, touch + drop_s(s.payload.nbytes, s.payload.tensors))
         touch, step = min(touch, unmap), step - unmap
     return Costs(observed_s=observed, batch_size=bs, samples=per_epoch, epochs=max(s.epochs, 1), num_workers=n,

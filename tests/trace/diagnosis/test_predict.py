@@ -12,7 +12,8 @@ import torch
 
 import loaderlab
 from loaderlab.texts import words
-from loaderlab.trace.diagnosis.costs import Costs, measured_costs, PAGEABLE_BPS, step_medians
+from loaderlab.trace.diagnosis.costs import Costs, measured_costs, PAGEABLE_BPS
+from loaderlab.trace.diagnosis.steps import step_medians
 from loaderlab.trace.diagnosis import diagnose, report_text, suggest, summarise, Verdict, verdict
 from loaderlab.trace.diagnosis.predict import (
     batch_time,
@@ -283,7 +284,7 @@ def test_the_verdict_and_the_suggestions_read_one_measurement_of_the_costs():
 
 
 def test_a_steps_wait_for_a_core_is_not_the_steps_own_time():
-    from loaderlab.trace.diagnosis.costs import step_times
+    from loaderlab.trace.diagnosis.steps import step_times
 
     frame = loaderlab.record(torch.utils.data.DataLoader(InMemory(64), batch_size=8, num_workers=2),
                              consumer=Step(0.002))

@@ -12,8 +12,8 @@ import torch
 
 import loaderlab
 from loaderlab.engine import events as ev
-from loaderlab.trace.diagnosis.costs import (Costs, drop_s, FAULT_AROUND, FAULT_S, measured_costs, SHM_TENSOR_S,
-                                             step_medians, step_times)
+from loaderlab.trace.diagnosis.costs import Costs, drop_s, measured_costs, SHM_TENSOR_S
+from loaderlab.trace.diagnosis.steps import FAULT_AROUND, FAULT_S, step_medians, step_times
 from loaderlab.trace.diagnosis.predict import batch_time, changed, pipeline, recorded
 
 MB = 1 << 20

@@ -52,6 +52,20 @@ class MapDataset(Dataset):
         return x, int(i)
 
 
+class InMemory(Dataset):
+    """float32 samples already in memory (600 KB unless ``floats`` says): fetching costs nothing, moving the
+    batches is the cost."""
+
+    def __init__(self, n: int, floats: int = 150 * 1024) -> None:
+        self.x = torch.randn(n, floats)
+
+    def __len__(self) -> int:
+        return len(self.x)
+
+    def __getitem__(self, i: int):
+        return self.x[i]
+
+
 class StructuredDataset(Dataset):
     """Samples of many shapes: dicts, namedtuples, tuples, lists, numpy arrays and scalars, strings, bytes.
 

@@ -27,6 +27,7 @@ from loaderlab.trace.diagnosis.predict import (
     worker_limit,
 )
 from loaderlab.trace.diagnosis.suggestions import candidates, Suggestion
+from tests.helpers.datasets import InMemory
 from tests.helpers.planted import record_cause
 
 MB = 1 << 20
@@ -108,19 +109,6 @@ def test_the_step_time_is_a_median_with_the_first_steps_apart():
     assert step == pytest.approx(summarise(frame).stage("step").p50_s, rel=0.2)
     assert verdict(frame).evidence["step_ms"] == pytest.approx(step * 1e3)
     assert first > 0
-
-
-class InMemory(torch.utils.data.Dataset):
-    """600 KB float32 samples already in memory: fetching costs nothing, moving the batches is the cost."""
-
-    def __init__(self, n: int) -> None:
-        self.x = torch.randn(n, 150 * 1024)
-
-    def __len__(self) -> int:
-        return len(self.x)
-
-    def __getitem__(self, i: int):
-        return self.x[i]
 
 
 class Step:

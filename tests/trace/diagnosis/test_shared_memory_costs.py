@@ -15,8 +15,10 @@ from loaderlab.engine import events as ev
 from loaderlab.trace.diagnosis.costs import Costs, drop_s, measured_costs, SHM_TENSOR_S
 from loaderlab.trace.diagnosis.steps import FAULT_AROUND, FAULT_S, step_medians, step_times
 from loaderlab.trace.diagnosis.predict import batch_time, changed, pipeline, recorded
+from tests.helpers.datasets import InMemory
 
 MB = 1 << 20
+ROW = 16 * 1024  # 64 KiB float32 rows
 
 
 def costs(**over) -> Costs:
@@ -24,19 +26,6 @@ def costs(**over) -> Costs:
                 persistent=False, fetch_s=0.004, collate_s=0.004, computing=True, nbytes=float(MB), tensors=2.0,
                 recv_s=0.0005, pin_s=0.0, step_s=0.002, first_step_s=0.002, startup_s=0.01)
     return Costs(**{**base, **over})
-
-
-class Rows(torch.utils.data.Dataset):
-    """64 KiB float32 rows already in memory."""
-
-    def __init__(self, n: int) -> None:
-        self.x = torch.randn(n, 16 * 1024)
-
-    def __len__(self) -> int:
-        return len(self.x)
-
-    def __getitem__(self, i: int):
-        return self.x[i]
 
 
 class Reads:
@@ -53,9 +42,9 @@ class Reads:
 
 
 def test_a_body_reading_a_batch_in_shared_memory_maps_its_pages_in():
-    with_workers = step_times(loaderlab.record(torch.utils.data.DataLoader(Rows(96), batch_size=16, num_workers=2),
-                                               consumer=Reads()))
-    in_loop = step_times(loaderlab.record(torch.utils.data.DataLoader(Rows(96), batch_size=16), consumer=Reads()))
+    loader = torch.utils.data.DataLoader(InMemory(96, ROW), batch_size=16, num_workers=2)
+    with_workers = step_times(loaderlab.record(loader, consumer=Reads()))
+    in_loop = step_times(loaderlab.record(torch.utils.data.DataLoader(InMemory(96, ROW), batch_size=16), consumer=Reads()))
     # 1 MiB a batch: the kernel maps a shared segment in 64 KiB at a fault; a batch collated in the loop is mapped
     assert with_workers["faults"].median() >= 4
     assert in_loop["faults"].median() < with_workers["faults"].median()
@@ -63,12 +52,12 @@ def test_a_body_reading_a_batch_in_shared_memory_maps_its_pages_in():
 
 def test_record_lets_the_last_batch_go_inside_the_body_as_a_for_loop_does():
     body = Reads()
-    loaderlab.record(torch.utils.data.DataLoader(Rows(64), batch_size=16, num_workers=2), consumer=body)
+    loaderlab.record(torch.utils.data.DataLoader(InMemory(64, ROW), batch_size=16, num_workers=2), consumer=body)
     assert body.alive == [False] * 4  # gone before each body ran: its unmapping was the body's, not the wait's
 
 
 def test_the_bodys_shared_memory_work_is_a_move_not_the_step():
-    frame = loaderlab.record(torch.utils.data.DataLoader(Rows(96), batch_size=16, num_workers=2),
+    frame = loaderlab.record(torch.utils.data.DataLoader(InMemory(96, ROW), batch_size=16, num_workers=2),
                              consumer=Reads())
     held = frame.copy()
     ends = held["kind"] == ev.CONSUMER_END

@@ -1,6 +1,6 @@
 """Replay against reality where it was furthest off (issue 17's benchmark, ``benchmarks/diagnosis.py``): the
 replayed speed-up of ``num_workers=0`` against re-running the planted workload with it, both on this machine
-now, taken in turn so that both see the same load, each a median of three.
+now, taken in turn so that both see the same load, each a median of five (each round records the cause anew).
 
 Before the replay kept only the recorded work when it replays a trace recorded with workers in the main
 process (the loop body's span held next()'s GIL hand-over to the loader's threads; a worker's wake-up and
@@ -26,7 +26,7 @@ from tests.helpers.planted import record_cause
 
 pytestmark = pytest.mark.timing  # judges a real run's timing: run alone (see pyproject's markers)
 
-ROUNDS = 3
+ROUNDS = 5
 
 # cause, change, the band the replayed / real speed-up must land in
 CASES = [("ipc", {"num_workers": 0}, 0.55, 1.8),
@@ -40,9 +40,11 @@ def _rate(frame) -> float:
 @pytest.mark.slow
 @pytest.mark.parametrize("cause, change, low, high", CASES, ids=[c[0] for c in CASES])
 def test_the_replayed_speedup_lands_near_the_real_one(cause, change, low, high):
-    frame = record_cause(cause)
     replays, reals = [], []
     for _ in range(ROUNDS):  # taken in turn, so that both see the same load
+        # a fresh recording each round: one noisy recording of the 8-sample cause replayed at 7-9x in every
+        # round while the real ratio was 12-36x (the same spread before and after the body carried its faults)
+        frame = record_cause(cause)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             replays.append(_rate(replay(frame, **change)) / _rate(replay(frame)))

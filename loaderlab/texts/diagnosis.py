@@ -27,6 +27,16 @@ TEXTS = {
             "시간의 {busy:.0%} 동안 일했습니다(배치당 가져오기와 합치기 {work_ms:.2f} ms, 학습 단계 "
             "중앙값 {step_ms:.2f} ms). 워커를 늘리면 이 컴퓨터의 코어 {cores}개까지는 빨라집니다.",
     },
+    "verdict.workers_step_waited": {
+        "en": "Fetching holds your loop back, though the loop waited only {share:.0%} of its time: your step "
+            "({step_ms:.2f} ms of its own, median) also waited for the cores held by the workers ({workers}, "
+            "busy {busy:.0%} of their time, {work_ms:.2f} ms of fetching and collating per batch). More workers "
+            "help, up to this machine's {cores} cores.",
+        "ko": "학습 루프는 시간의 {share:.0%}만 기다렸지만 가져오기가 루프를 붙잡고 있습니다: 학습 단계(자체 "
+            "시간 중앙값 {step_ms:.2f} ms)도 워커 {workers}개가 차지한 코어를 기다렸고, 워커는 시간의 "
+            "{busy:.0%} 동안 일했습니다(배치당 가져오기와 합치기 {work_ms:.2f} ms). 워커를 늘리면 이 컴퓨터의 "
+            "코어 {cores}개까지는 빨라집니다.",
+    },
     "verdict.workers_latency": {
         "en": "Fetching is the slow part: the loop waited {share:.0%} of its time while the {workers} workers "
             "were busy {busy:.0%} of theirs ({work_ms:.2f} ms of fetching and collating per batch, "

@@ -109,9 +109,14 @@ def _more_workers_help(frame: Any, s: RunSummary) -> bool:
     return count > s.num_workers and shortens_steady(c, {"num_workers": count})
 
 
-def _workers(frame: Any, s: RunSummary, common: dict[str, Any], busy: float, work_ms: float) -> Verdict:
+def _workers(frame: Any, s: RunSummary, common: dict[str, Any], busy: float, work_ms: float,
+             step_waited: bool = False) -> Verdict:
+    """The ``workers`` verdict; ``step_waited``: the loop waited under half its time (see
+    :func:`_more_workers_help`), which the words then explain."""
     cores = cpu_count()
     key = "workers_latency" if cores is not None and s.num_workers >= cores else "workers_cpu"
+    if key == "workers_cpu" and step_waited:
+        key = "workers_step_waited"
     got = measured_costs(frame, summary=s).cores  # fewer than the machine's where the workers waited for a core
     if cores is not None and got <= cores - CORES_SHORT:
         key = "workers_contended"
@@ -138,7 +143,7 @@ def verdict(frame: Any, summary: RunSummary | None = None) -> Verdict:
     work_ms = _ms((s.stage("fetch").total_s + s.stage("collate").total_s) / batches)
     if (math.isnan(loop.share) or loop.share <= LOADER_BOUND_SHARE) and _more_workers_help(frame, s):
         busy = s.worker_busy_share if not math.isnan(s.worker_busy_share) else 0.0
-        return _workers(frame, s, common, busy, work_ms)
+        return _workers(frame, s, common, busy, work_ms, step_waited=True)
     if math.isnan(loop.share) or loop.share <= LOADER_BOUND_SHARE:
         shared = _workers_take_from_step(frame, s)
         return Verdict(CONSUMER, "consumer_shared" if shared else CONSUMER,

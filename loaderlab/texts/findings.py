@@ -108,6 +108,14 @@ TEXTS = {
         "ko": "모델이 병목입니다: 학습 루프가 본문에서 {consume_s:.3f}초를 썼고 배치는 {wait_s:.3f}초만 "
             "기다렸습니다(대기 비율 {share:.0%}). 데이터로더가 더 빨라져도 도움이 되지 않습니다.",
     },
+    "finding.model_bound_cores": {
+        "en": "The loop spent {consume_s:.3f} s in its body and waited only {wait_s:.3f} s for batches "
+            "({share:.0%} waiting), but its body also waited for the cores the workers held: more workers, up "
+            "to the cores, would still help (see the bottleneck).",
+        "ko": "학습 루프가 본문에서 {consume_s:.3f}초를 썼고 배치는 {wait_s:.3f}초만 기다렸지만(대기 비율 "
+            "{share:.0%}), 본문도 워커가 차지한 코어를 기다렸습니다: 코어 수까지는 워커를 늘리면 여전히 "
+            "빨라집니다(병목 참고).",
+    },
     "finding.error": {
         "en": "Error in {where} (epoch {epoch}): {detail}",
         "ko": "{where}에서 오류가 났습니다(에폭 {epoch}): {detail}",

@@ -94,7 +94,7 @@ def _workers_take_from_step(frame: Any, s: RunSummary) -> bool:
     return usable(c) and shortens_steady(calibrated(c), {"num_workers": 0})
 
 
-def _more_workers_help(frame: Any, s: RunSummary) -> bool:
+def more_workers_help(frame: Any, s: RunSummary) -> bool:
     """Whether, though the loop waited at most :data:`LOADER_BOUND_SHARE` of its time, the cost model says the
     workers that keep up with the step shorten each batch by :data:`~loaderlab.trace.diagnosis.predict.STEADY_MIN`:
     the loop's body also waited for a core a worker held (a 1-worker CPU job on 2 cores: 44 % waiting, and
@@ -112,7 +112,7 @@ def _more_workers_help(frame: Any, s: RunSummary) -> bool:
 def _workers(frame: Any, s: RunSummary, common: dict[str, Any], busy: float, work_ms: float,
              step_waited: bool = False) -> Verdict:
     """The ``workers`` verdict; ``step_waited``: the loop waited under half its time (see
-    :func:`_more_workers_help`), which the words then explain."""
+    :func:`more_workers_help`), which the words then explain."""
     cores = cpu_count()
     key = "workers_latency" if cores is not None and s.num_workers >= cores else "workers_cpu"
     if key == "workers_cpu" and step_waited:
@@ -141,7 +141,7 @@ def verdict(frame: Any, summary: RunSummary | None = None) -> Verdict:
                                           "first_share": loop.first_wait_s / total, "epochs": s.epochs,
                                           "startup_ms": _ms(started.p50_s)})
     work_ms = _ms((s.stage("fetch").total_s + s.stage("collate").total_s) / batches)
-    if (math.isnan(loop.share) or loop.share <= LOADER_BOUND_SHARE) and _more_workers_help(frame, s):
+    if (math.isnan(loop.share) or loop.share <= LOADER_BOUND_SHARE) and more_workers_help(frame, s):
         busy = s.worker_busy_share if not math.isnan(s.worker_busy_share) else 0.0
         return _workers(frame, s, common, busy, work_ms, step_waited=True)
     if math.isnan(loop.share) or loop.share <= LOADER_BOUND_SHARE:

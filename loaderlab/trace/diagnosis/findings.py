@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ...texts import EN
+from ...texts import EN, render
 from ..core import Finding, finding, kinds, SEVERITIES, normal, paired_rows, release, rows, settings, shared_tables
 from ..tables import (
     epoch_orders,
@@ -37,6 +38,8 @@ from ..tables import (
     stall_checks,
 )
 from ...engine import events as ev
+from .bottleneck import more_workers_help
+from .summary import summarise
 
 __all__ = ["TEMPLATES", "all_findings", "correctness_findings", "label_audit",
            "label_findings", "memory_findings", "padding_audit", "padding_findings", "stall_findings"]
@@ -54,7 +57,10 @@ def stall_findings(frame: pd.DataFrame) -> list[Finding]:
     slow first batches, errors, and the loader-bound / model-bound verdict (severity info). See
     :mod:`loaderlab.trace.tables.stalls` and :mod:`loaderlab.trace.tables.slow`."""
     persistent = bool(settings(frame).get("persistent_workers"))
-    return stall_checks(normal(frame), persistent)
+    found = stall_checks(normal(frame), persistent)
+    # "a faster loader would not help" only where the cost model agrees (the verdict's own test)
+    return [replace(f, key="model_bound_cores", message=render("finding.model_bound_cores", f.evidence))
+            if f.kind == kinds.MODEL_BOUND and more_workers_help(frame, summarise(frame)) else f for f in found]
 
 
 def _stream_replayed(f: pd.DataFrame, iterable: bool, dataset_len: Any, already: set[int]) -> list[Finding]:

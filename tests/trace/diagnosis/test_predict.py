@@ -15,6 +15,7 @@ from loaderlab.texts import words
 from loaderlab.trace.diagnosis.costs import Costs, measured_costs, PAGEABLE_BPS
 from loaderlab.trace.diagnosis.steps import step_medians
 from loaderlab.trace.diagnosis import diagnose, report_text, suggest, summarise, Verdict, verdict
+from loaderlab.trace.diagnosis.findings import stall_findings
 from loaderlab.trace.diagnosis.predict import (
     batch_time,
     calibrated,
@@ -174,6 +175,8 @@ def test_a_model_bound_loop_gets_no_suggestion_from_start_ups_alone():
     loader = torch.utils.data.DataLoader(_Cheap(), batch_size=16, num_workers=2, persistent_workers=True)
     frame = loaderlab.record(loader, epochs=2, consumer=_on_gpu)
     assert verdict(frame).kind == "consumer"
+    said = [f for f in stall_findings(frame) if f.kind == "model_bound"]
+    assert [f.key for f in said] == ["model_bound"] and "a faster loader would not help" in said[0].text("en")
     assert suggest(frame) == []
 
 
@@ -221,6 +224,8 @@ def test_a_loop_that_waits_under_half_its_time_is_not_consumer_bound_where_more_
     frame = loaderlab.record(torch.utils.data.DataLoader(_Cheap(), batch_size=8, num_workers=1), consumer=Step(0.003))
     assert summarise(frame).loop.share <= bottleneck.LOADER_BOUND_SHARE  # the step is 3 ms, fetching is free
     assert verdict(frame).kind == "consumer"
+    said = [f for f in stall_findings(frame) if f.kind == "model_bound"]
+    assert [f.key for f in said] == ["model_bound"] and "a faster loader would not help" in said[0].text("en")
     # the same loop, as the model would see a worker that needs 9 ms a batch on a 2-core machine
     slow = costs(num_workers=1, batch_size=8, samples=64.0, fetch_s=0.009, collate_s=0.0001, step_s=0.003,
                  nbytes=2048.0, observed_s=0.0075)
@@ -233,6 +238,9 @@ def test_a_loop_that_waits_under_half_its_time_is_not_consumer_bound_where_more_
     if found.key != "workers_contended":  # (this machine's cores, as the recording's workers got them)
         assert found.key == "workers_step_waited" and "also waited for the cores" in found.text("en")
     assert [s.change for s in suggest(frame, found)][:1] == [{"num_workers": 2}]
+    said = [f for f in stall_findings(frame) if f.kind == "model_bound"]  # the finding no longer says otherwise
+    assert [f.key for f in said] == ["model_bound_cores"] and "would still help" in said[0].text("en")
+    assert "워커를 늘리면" in said[0].text("ko")
 
 
 def test_a_fresh_workers_cold_first_batch_is_paid_per_start_not_per_batch():

@@ -41,7 +41,7 @@ from ...texts import text
 from ..core import normal, size_text
 from .costs import measured_costs, usable
 from .steps import step_medians
-from .predict import calibrated, keeps_up, shortens_steady, worker_limit
+from .predict import calibrated, keeps_up, shortens_steady, STEADY_MIN, worker_limit
 from ..tables import sample_fetches, slow_workers, stragglers
 from .summary import events, RunSummary, summarise
 
@@ -56,6 +56,8 @@ PIN_SHARE = 0.5
 STRAGGLER_SHARE = 0.5  # slow samples must explain half the waiting: on a busy machine a few sleeps stretch
 WORKERS_BUSY = 0.6  # below it the workers mostly idled while the loop waited: the time went elsewhere
 CORES_SHORT = 0.5  # the run got at least half a core fewer than the machine has: other programs held them
+# More workers shorten a batch by at most the loop's wait for it: below this wait share they cannot reach STEADY_MIN
+WAIT_FOR_MORE_WORKERS = 1 - 1 / STEADY_MIN
 
 
 @dataclass(frozen=True)
@@ -99,7 +101,7 @@ def more_workers_help(frame: Any, s: RunSummary) -> bool:
     workers that keep up with the step shorten each batch by :data:`~loaderlab.trace.diagnosis.predict.STEADY_MIN`:
     the loop's body also waited for a core a worker held (a 1-worker CPU job on 2 cores: 44 % waiting, and
     2 workers ran it 1.41x faster), so the loader did not keep up."""
-    if not s.num_workers:
+    if not s.num_workers or not s.loop.share >= WAIT_FOR_MORE_WORKERS:
         return False
     c = measured_costs(frame, summary=s)
     if not usable(c):

@@ -38,7 +38,7 @@ from ..tables import (
     stall_checks,
 )
 from ...engine import events as ev
-from .bottleneck import more_workers_help
+from .bottleneck import more_workers_help, WAIT_FOR_MORE_WORKERS
 from .summary import summarise
 
 __all__ = ["TEMPLATES", "all_findings", "correctness_findings", "label_audit",
@@ -60,7 +60,8 @@ def stall_findings(frame: pd.DataFrame) -> list[Finding]:
     found = stall_checks(normal(frame), persistent)
     # "a faster loader would not help" only where the cost model agrees (the verdict's own test)
     return [replace(f, key="model_bound_cores", message=render("finding.model_bound_cores", f.evidence))
-            if f.kind == kinds.MODEL_BOUND and more_workers_help(frame, summarise(frame)) else f for f in found]
+            if f.kind == kinds.MODEL_BOUND and f.evidence["share"] >= WAIT_FOR_MORE_WORKERS
+            and more_workers_help(frame, summarise(frame)) else f for f in found]
 
 
 def _stream_replayed(f: pd.DataFrame, iterable: bool, dataset_len: Any, already: set[int]) -> list[Finding]:

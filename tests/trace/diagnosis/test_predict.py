@@ -229,10 +229,16 @@ def test_a_loop_that_waits_under_half_its_time_is_not_consumer_bound_where_more_
     # the same loop, as the model would see a worker that needs 9 ms a batch on a 2-core machine
     slow = costs(num_workers=1, batch_size=8, samples=64.0, fetch_s=0.009, collate_s=0.0001, step_s=0.003,
                  nbytes=2048.0, observed_s=0.0075)
-    from loaderlab.trace.diagnosis import suggestions
+    from loaderlab.trace.diagnosis import findings, suggestions
 
     for module in (bottleneck, suggestions):
         monkeypatch.setattr(module, "measured_costs", lambda frame, summary=None: slow)
+    # more workers shorten a batch by at most the loop's wait: under 9 % of waiting the model is not asked
+    s = summarise(frame)
+    assert not bottleneck.more_workers_help(frame, replace(s, loop=replace(s.loop, share=0.05)))
+    assert bottleneck.more_workers_help(frame, replace(s, loop=replace(s.loop, share=0.3)))
+    monkeypatch.setattr(bottleneck, "WAIT_FOR_MORE_WORKERS", 0.0)  # (this recording's share: as low as it gets)
+    monkeypatch.setattr(findings, "WAIT_FOR_MORE_WORKERS", 0.0)
     found = verdict(frame)
     assert found.kind == "workers" and found.evidence["workers"] == 1
     if found.key != "workers_contended":  # (this machine's cores, as the recording's workers got them)

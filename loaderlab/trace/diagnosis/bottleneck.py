@@ -143,10 +143,10 @@ def verdict(frame: Any, summary: RunSummary | None = None) -> Verdict:
                                           "first_share": loop.first_wait_s / total, "epochs": s.epochs,
                                           "startup_ms": _ms(started.p50_s)})
     work_ms = _ms((s.stage("fetch").total_s + s.stage("collate").total_s) / batches)
-    if (math.isnan(loop.share) or loop.share <= LOADER_BOUND_SHARE) and more_workers_help(frame, s):
-        busy = s.worker_busy_share if not math.isnan(s.worker_busy_share) else 0.0
-        return _workers(frame, s, common, busy, work_ms, step_waited=True)
+    busy = s.worker_busy_share if not math.isnan(s.worker_busy_share) else 0.0
     if math.isnan(loop.share) or loop.share <= LOADER_BOUND_SHARE:
+        if more_workers_help(frame, s):
+            return _workers(frame, s, common, busy, work_ms, step_waited=True)
         shared = _workers_take_from_step(frame, s)
         return Verdict(CONSUMER, "consumer_shared" if shared else CONSUMER,
                        {**common, "wait_ms": _ms(loop.wait_s / batches), "workers": s.num_workers,
@@ -174,7 +174,6 @@ def verdict(frame: Any, summary: RunSummary | None = None) -> Verdict:
                                                   "lost_s": said["cost_s"],
                                                   "lost_share": said["cost_s"] / max(loop.wait_s, 1e-12)},
                        worker=found.worker)
-    busy = s.worker_busy_share if not math.isnan(s.worker_busy_share) else 0.0
     if busy >= WORKERS_BUSY:
         return _workers(frame, s, common, busy, work_ms)
     move = s.stage("move")

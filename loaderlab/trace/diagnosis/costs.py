@@ -99,6 +99,7 @@ class Costs:
     reused: bool = False  # the main process's heap reuses a collated batch's pages (see copy_s): the fast case
     cpu_share: float = 1.0  # of a worker's own time per batch, its CPU time (the rest: its feeder thread's GIL)
     touch_s: float = 0.0  # with workers: the body's first reads of a batch in shared memory (its page faults)
+    body_room: float = 1.0  # of the body's modelled shared-memory work, the share its measured time had room for
     observed_s: float = math.nan  # the loop's steady time per batch (its waits and steps, first waits apart)
     handover_s: float = 0.0  # with workers: what the other costs leave of observed_s (see predict.calibrated)
     assumed: tuple[str, ...] = field(default=())  # which ASSUMED figures the costs lean on
@@ -113,11 +114,12 @@ class Costs:
         per_byte = by_bytes / self.nbytes if self.nbytes > 0 else 0.0
         return t * RECV_TENSOR_S + nbytes * (self.recv_per_byte + per_byte) + rest
 
-    def unmap_s(self, nbytes: float) -> float:
+    def body_shm_s(self, nbytes: float) -> float:
         """With workers, what the loop body spends on a batch of ``nbytes`` bytes in shared memory: mapping its
-        pages in as it reads them (measured faults, scaled by bytes) and letting it go (:func:`drop_s`)."""
+        pages in as it reads them (measured faults, scaled by bytes) and letting it go (:func:`drop_s`); no
+        more, at the recorded bytes, than was taken out of :attr:`step_s`."""
         touch = self.touch_s * nbytes / self.nbytes if self.nbytes > 0 else 0.0
-        return touch + drop_s(nbytes, self.tensors)
+        return (touch + drop_s(nbytes, self.tensors)) * self.body_room
 
     @property
     def handover_bytes_s(self) -> float:
@@ -129,7 +131,7 @@ class Costs:
         t = 0.0 if math.isnan(self.tensors) else self.tensors
         if self.num_workers and not math.isnan(self.recv_s) and self.nbytes > 0:
             return max(0.0, self.recv_s - t * RECV_TENSOR_S) / self.nbytes
-        return 0.0  # no worker measured it: the receive maps, copying nothing (the unmapping: unmap_s)
+        return 0.0  # no worker measured it: the receive maps, copying nothing (the unmapping: body_shm_s)
 
     @property
     def shm_s(self) -> float:
@@ -265,11 +267,12 @@ def measured_costs(frame, summary: RunSummary | None = None) -> Costs:
         assumed.append("recv")
     startup = s.stage("startup")
     observed = (s.loop.wait_s + s.loop.consume_s) / s.batches if s.batches else math.nan
-    touch = 0.0
+    touch, room = 0.0, 1.0
     if n and not math.isnan(step):  # the body's shared-memory work is a move: out of the step num_workers=0 runs
         touch = touch_s(frame, s.payload.nbytes, s.payload.tensors)
-        unmap = min(step, touch + drop_s(s.payload.nbytes, s.payload.tensors))
-        touch, step = min(touch, unmap), step - unmap
+        modelled = touch + drop_s(s.payload.nbytes, s.payload.tensors)
+        room = min(1.0, step / modelled) if modelled > 0 else 1.0
+        step = max(0.0, step - modelled)
     return Costs(observed_s=observed, batch_size=bs, samples=per_epoch, epochs=max(s.epochs, 1), num_workers=n,
                  cores=_cores(wb, s, step, recv), pin_memory=bool(s.settings.get("pin_memory")),
                  persistent=bool(s.settings.get("persistent_workers")), fetch_s=fetch, collate_s=collate,
@@ -277,7 +280,7 @@ def measured_costs(frame, summary: RunSummary | None = None) -> Costs:
                  recv_s=recv, pin_s=float(pin.p50_s) if pin.count else 0.0, step_s=step, first_step_s=first,
                  startup_s=float(startup.p50_s) if startup.count else 0.0, spawn_s=_spawn_s(f), cold_s=cold,
                  cpu_share=float(warm_cpu.median()) if computing and len(warm_cpu) else 1.0,
-                 touch_s=touch, assumed=tuple(assumed))
+                 touch_s=touch, body_room=room, assumed=tuple(assumed))
 
 
 def _spawn_s(f: pd.DataFrame) -> float:

@@ -101,7 +101,7 @@ def pipeline(c: Costs, s: Setting, pageable_bps: float | None = None) -> dict[st
     pin = c.pin_s * scale_b if s.pin_memory else 0.0
     copy = nbytes / (pageable_bps or PAGEABLE_BPS) if c.pin_memory and not s.pin_memory else 0.0
     w = fetch + max(0.0, c.worker_collate_s - c.shm_s) * k + (c.shm_s - c.shm_fixed_s) * scale_b + c.shm_fixed_s
-    m = c.move_s(nbytes) + c.unmap_s(nbytes) + c.step_s * k + copy
+    m = c.move_s(nbytes) + c.body_shm_s(nbytes) + c.step_s * k + copy
     w_cpu = w if c.computing else w - fetch
     return {"workers": w / max(s.num_workers, 1), "main": m, "pin": pin,
             "cores": (w_cpu + m + pin) / max(c.cores, 1)}

@@ -7,6 +7,7 @@ from __future__ import annotations
 import weakref
 from dataclasses import replace
 
+import pandas as pd
 import pytest
 import torch
 
@@ -70,6 +71,17 @@ def test_the_bodys_shared_memory_work_is_a_move_not_the_step():
     unmap = 10 * FAULT_S + drop_s(nbytes, tensors)
     step, _ = step_medians(held)
     assert c.step_s == pytest.approx(max(0.0, step - unmap))
+    assert c.step_s + c.body_shm_s(nbytes) == pytest.approx(step)  # the main path keeps what the step lost
+    # a body shorter than the modelled work: the step is all of it, and the main path keeps the body, no more
+    short = held.copy()
+    begin_t = short.loc[begins].set_index(["epoch", "batch"])["t_ns"]
+    keys = pd.MultiIndex.from_frame(short.loc[ends, ["epoch", "batch"]])
+    short.loc[ends, "t_ns"] = begin_t.reindex(keys).to_numpy() + 50_000  # 50 µs a body
+    short.loc[ends, "t_s"] = short.loc[ends, "t_ns"] / 1e9 - (short["t_ns"] / 1e9 - short["t_s"]).iloc[0]
+    short.loc[ends, "arg0"] = short.loc[begins, "arg0"].to_numpy()  # (no wait for a core)
+    tight = measured_costs(short)
+    assert step_medians(short)[0] == pytest.approx(50e-6)
+    assert tight.step_s == 0.0 and tight.body_shm_s(nbytes) == pytest.approx(50e-6)
     # more faults than the batch has 64 KiB blocks are the step's own (it pays them without workers too)
     held.loc[ends, "arg1"] = 1_000 + 1_000
     assert measured_costs(held).touch_s == pytest.approx((nbytes / FAULT_AROUND + tensors) * FAULT_S)
@@ -77,8 +89,8 @@ def test_the_bodys_shared_memory_work_is_a_move_not_the_step():
 
 def test_unmapping_stays_on_the_main_path_with_workers_and_goes_with_num_workers_0():
     c = costs(touch_s=0.0003)
-    assert c.unmap_s(MB) == pytest.approx(0.0003 + drop_s(MB, 2))
-    assert c.unmap_s(2 * MB) - c.unmap_s(MB) == pytest.approx(0.0003 + MB / 5.5e9)  # scales with the bytes
+    assert c.body_shm_s(MB) == pytest.approx(0.0003 + drop_s(MB, 2))
+    assert c.body_shm_s(2 * MB) - c.body_shm_s(MB) == pytest.approx(0.0003 + MB / 5.5e9)  # scales with the bytes
     without = replace(c, touch_s=0.0)
     gap = pipeline(c, recorded(c))["main"] - pipeline(without, recorded(without))["main"]
     assert gap == pytest.approx(0.0003)

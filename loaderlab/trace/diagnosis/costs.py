@@ -58,6 +58,11 @@ CONTENDED = 0.2  # workers that waited for a core this share of their batches' w
 RECV_MIN_BPS = 1e9  # receiving maps and unmaps, copying nothing: a measured receive slower than this waited
 
 
+def _counted(tensors: float) -> float:
+    """A batch's tensor count, 0 where the trace could not count them (NaN)."""
+    return 0.0 if math.isnan(tensors) else tensors
+
+
 def copy_s(nbytes: float, reused: bool = False) -> float:
     """A plain copy of ``nbytes`` into freshly allocated memory in one process (the main process's collate);
     ``reused``: the heap hands back the last batch's pages (no faults below :data:`MMAP_MAX`)."""
@@ -69,8 +74,7 @@ def copy_s(nbytes: float, reused: bool = False) -> float:
 def drop_s(nbytes: float, tensors: float) -> float:
     """Letting a received batch of ``nbytes`` bytes and ``tensors`` tensors go in the loop body (its shared
     memory's pages freed)."""
-    t = 0.0 if math.isnan(tensors) else tensors
-    return t * DROP_TENSOR_S + max(nbytes, 0.0) / DROP_BPS
+    return _counted(tensors) * DROP_TENSOR_S + max(nbytes, 0.0) / DROP_BPS
 
 
 @dataclass(frozen=True)
@@ -108,7 +112,7 @@ class Costs:
         """Main's receive of a batch of ``nbytes`` bytes and ``tensors`` tensors: a part per tensor and a part
         per byte, the per-byte part scaled from the measured receive of this trace's batches."""
         tensors = self.tensors if tensors is None else tensors
-        t = 0.0 if math.isnan(tensors) else tensors
+        t = _counted(tensors)
         by_bytes = self.handover_bytes_s
         rest = self.handover_s - by_bytes
         per_byte = by_bytes / self.nbytes if self.nbytes > 0 else 0.0
@@ -128,7 +132,7 @@ class Costs:
 
     @property
     def recv_per_byte(self) -> float:
-        t = 0.0 if math.isnan(self.tensors) else self.tensors
+        t = _counted(self.tensors)
         if self.num_workers and not math.isnan(self.recv_s) and self.nbytes > 0:
             return max(0.0, self.recv_s - t * RECV_TENSOR_S) / self.nbytes
         return 0.0  # no worker measured it: the receive maps, copying nothing (the unmapping: body_shm_s)
@@ -139,14 +143,14 @@ class Costs:
         into fresh pages (assumed: :data:`SHM_TENSOR_S`, :data:`SHM_BPS`)."""
         if not self.nbytes > 0:
             return 0.0
-        t = 0.0 if math.isnan(self.tensors) else self.tensors
+        t = _counted(self.tensors)
         shm = t * SHM_TENSOR_S + self.nbytes / SHM_BPS
         return min(self.collate_s, shm) if self.num_workers else shm
 
     @property
     def shm_fixed_s(self) -> float:
         """The part of :attr:`shm_s` paid per tensor, whatever its bytes."""
-        return min(self.shm_s, (0.0 if math.isnan(self.tensors) else self.tensors) * SHM_TENSOR_S)
+        return min(self.shm_s, _counted(self.tensors) * SHM_TENSOR_S)
 
     @property
     def main_collate_s(self) -> float:
@@ -220,7 +224,7 @@ def _receive_s(f: pd.DataFrame) -> float:
 def _receive_cap(nbytes: float, tensors: float) -> float:
     """The most a receive can cost (:data:`RECV_MIN_BPS`): beyond it the loop waited for the worker to send
     (a worker's sending thread waits for its GIL while the dataset computes in Python)."""
-    return (0.0 if math.isnan(tensors) else tensors) * RECV_TENSOR_S + max(nbytes, 0.0) / RECV_MIN_BPS
+    return _counted(tensors) * RECV_TENSOR_S + max(nbytes, 0.0) / RECV_MIN_BPS
 
 
 def _cores(wb: pd.DataFrame, s: RunSummary, step_s: float, recv_s: float) -> float:

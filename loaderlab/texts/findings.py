@@ -116,6 +116,22 @@ TEXTS = {
             "{share:.0%}), 본문도 워커가 차지한 코어를 기다렸습니다: 코어 수까지는 워커를 늘리면 여전히 "
             "빨라집니다(병목 참고).",
     },
+    "finding.machine_stall": {
+        "en": plural(
+            "samples",
+            one="The whole machine paused: no process of the run made progress for {stalled_s:.3f} s in all "
+                "(pauses: {windows}; the first from {start_s:.3f} s to {end_s:.3f} s, with {processes} processes "
+                "inside a sample or the loop's body). Other programs or the system held the cores; the {samples} "
+                "sample it slowed is not counted as a slow sample.",
+            other="The whole machine paused: no process of the run made progress for {stalled_s:.3f} s in all "
+                  "(pauses: {windows}; the first from {start_s:.3f} s to {end_s:.3f} s, with {processes} processes "
+                  "inside a sample or the loop's body). Other programs or the system held the cores; the "
+                  "{samples} samples it slowed are not counted as slow samples."),
+        "ko": "컴퓨터 전체가 멈췄습니다: 모두 {stalled_s:.3f}초 동안 실행의 어느 프로세스도 진행하지 못했습니다"
+            "(멈춘 횟수 {windows}번, 처음은 {start_s:.3f}초부터 {end_s:.3f}초까지, 프로세스 {processes}개가 샘플이나 "
+            "루프 본문 안에 있었음). 다른 프로그램이나 시스템이 코어를 차지한 것이므로, 이 때문에 느려진 샘플 "
+            "{samples}개는 느린 샘플로 세지 않습니다.",
+    },
     "finding.error": {
         "en": "Error in {where} (epoch {epoch}): {detail}",
         "ko": "{where}에서 오류가 났습니다(에폭 {epoch}): {detail}",

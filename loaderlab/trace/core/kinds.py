@@ -19,6 +19,7 @@ SLOW_FIRST_BATCH = "slow_first_batch"  # an epoch's first batch paid for worker 
 LOADER_BOUND = "loader_bound"  # the verdict: the loop mostly waited for batches
 MODEL_BOUND = "model_bound"  # the verdict: the loop mostly ran its body
 ERROR = "error"  # a failure anywhere (an ``error`` event)
+MACHINE_STALL = "machine_stall"  # every process of the run made no progress at once: the machine paused
 # Memory (:mod:`loaderlab.trace.tables.memory`).
 COPY_ON_ACCESS = "copy_on_access"  # a forked worker's private memory grew as it touched the dataset
 SHM_NEARLY_FULL = "shm_nearly_full"  # /dev/shm close to full
@@ -31,11 +32,18 @@ CLASS_IMBALANCE = "class_imbalance"
 SHARE_DRIFT = "share_drift"  # realised label shares far from the intended ones
 REPEATED_SAMPLES = "repeated_samples"  # sampling with replacement drew samples twice
 PADDING_WASTE = "padding_waste"
+# Re-balancing mistakes on a user's own loader (:mod:`loaderlab.trace.diagnosis.sampling_checks`, issue 35).
+SAMPLER_SHARE_OFF = "sampler_share_off"  # received shares outside a fair draw of the intended ones
+MINORITY_MISSING = "minority_missing"  # a minority label absent from most batches
+CLASS_WEIGHTS_PER_SAMPLE = "class_weights_per_sample"  # WeightedRandomSampler(class_weights, n)
+DRAWS_WITHOUT_REPLACEMENT = "draws_without_replacement"  # replacement=False, num_samples > the weights
+UNSEEN_SAMPLES = "unseen_samples"  # most of the dataset never drawn in an epoch
 
 FINDING_KINDS = (
     STRAGGLER, SLOW_WORKER, HEAD_OF_LINE, STALLED_WORKER, WORKER_VANISHED, SLOW_FIRST_BATCH, LOADER_BOUND,
     MODEL_BOUND, ERROR, COPY_ON_ACCESS, SHM_NEARLY_FULL, ITERABLE_DUPLICATES, SAME_ORDER, IDENTICAL_RNG,
-    CLASS_IMBALANCE, SHARE_DRIFT, REPEATED_SAMPLES, PADDING_WASTE,
+    CLASS_IMBALANCE, SHARE_DRIFT, REPEATED_SAMPLES, PADDING_WASTE, MACHINE_STALL,
+    SAMPLER_SHARE_OFF, MINORITY_MISSING, CLASS_WEIGHTS_PER_SAMPLE, DRAWS_WITHOUT_REPLACEMENT, UNSEEN_SAMPLES,
 )
 
 # The ranks of a multi-rank trace (:mod:`loaderlab.trace.ranks.analysis`).

@@ -30,16 +30,23 @@ nothing of plotly or streamlit.
   of the other workers' batches cost on average (waits after each epoch's first batch, as in :class:`~loaderlab.trace.tables.waits.LoopWait`). Below
   ``SLOW_WORKER_COST_SHARE`` of the loop's time the loop did not pay for it (the training step hid it)
   and the finding is only "info".
+- **A pause of the whole machine** (:func:`machine_stalls`): a window of at least ``MACHINE_STALL_MIN_S`` in
+  which no process of the run emitted an event (no worker, no loop; the memory sampler's thread aside) while
+  at least ``MACHINE_STALL_PROCESSES`` processes sat inside a span (a sample, a collate, the loop's body)
+  that the window stretched to ``MACHINE_STALL_RATIO`` × that process's median span of the kind. One slow
+  sample stalls its worker while the others go on (or go idle, their batches done); the machine stalls all
+  of them at once. A sample's time inside such a window is the machine's: the straggler check leaves it out.
 """
 
 from __future__ import annotations
 
 import math
 
+import numpy as np
 import pandas as pd
 
 from ...engine import events as ev
-from ..core import Finding, finding, kinds, paired_rows, trace_end
+from ..core import Finding, finding, kinds, main_pid, paired_rows, trace_end
 from .waits import LoopWait, main_wait
 
 MIN_SAMPLES = 5  # a median over fewer says little
@@ -49,6 +56,9 @@ STRAGGLER_MIN_SHARE, STRAGGLER_MIN_LOST_S = 0.05, 0.1  # of the run's wall time,
 STRAGGLERS_LISTED = 5
 WARMUP_FETCHES = 2  # per process (a worker's life, or the main process with num_workers=0)
 SLOW_WORKER_RATIO, SLOW_WORKER_MIN_S, SLOW_WORKER_COST_SHARE = 2.0, 0.1, 0.05
+MACHINE_STALL_MIN_S, MACHINE_STALL_RATIO, MACHINE_STALL_PROCESSES = 0.05, 5.0, 2
+NOT_PROGRESS = (ev.MEMORY, ev.STACK)  # sampled by a thread beside the loader: no sign that the loader moved
+STALL_COLUMNS = ["start_s", "end_s", "processes"]
 
 
 def fetches(f: pd.DataFrame, still_running: bool = False) -> pd.DataFrame:
@@ -68,10 +78,85 @@ def sample_fetches(f: pd.DataFrame) -> pd.DataFrame:
     return out.assign(fetch_s=fetch_s)[fetch_s.notna() & (out["index"] >= 0)]
 
 
-def stragglers(f: pd.DataFrame, samples: pd.DataFrame | None = None) -> list[Finding]:
+def _spans(f: pd.DataFrame, samples: pd.DataFrame) -> pd.DataFrame:
+    """``pid, what, start_s, end_s``: the spans a process spends working (samples, collates, the loop's body)."""
+    parts = [samples[["pid", "start_s", "end_s"]].assign(what="fetch"),
+             paired_rows(f, ev.COLLATE_BEGIN, ev.COLLATE_END, ["pid", "worker", "epoch", "batch"])[
+                 ["pid", "start_s", "end_s"]].assign(what="collate")]
+    body = paired_rows(f, ev.CONSUMER_BEGIN, ev.CONSUMER_END, ["epoch", "batch"])
+    if len(body):
+        parts.append(body[["start_s", "end_s"]].assign(pid=main_pid(f), what="body"))
+    return pd.concat(parts, ignore_index=True).dropna(subset=["end_s"])
+
+
+def _first_inside(starts: np.ndarray, ends: np.ndarray, span_start: np.ndarray, span_end: np.ndarray) -> np.ndarray:
+    """Per span, the first window (sorted, disjoint ``starts``/``ends``) that begins inside it, else -1."""
+    j = np.searchsorted(starts, span_start, side="left")
+    inside = j < len(starts)
+    j = np.where(inside, j, 0)
+    inside &= (starts[j] < span_end) if len(starts) else False
+    return np.where(inside, j, -1)
+
+
+def machine_stalls(f: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd.DataFrame:
+    """``start_s, end_s, processes``: the windows in which the whole machine paused (module docstring);
+    ``processes``: how many processes the window held inside a span it stretched."""
+    t = f.loc[~f["kind"].isin(NOT_PROGRESS), "t_s"].to_numpy(dtype=float)
+    gap = np.diff(t)
+    at = np.flatnonzero(gap >= MACHINE_STALL_MIN_S)
+    if not len(at):
+        return pd.DataFrame(columns=STALL_COLUMNS)
+    starts, ends = t[at], t[at + 1]
+    spans = _spans(f, sample_fetches(f) if samples is None else samples)
+    took = spans["end_s"] - spans["start_s"]
+    typical = took.groupby([spans["pid"], spans["what"]]).transform("median").to_numpy(dtype=float)
+    j = _first_inside(starts, ends, spans["start_s"].to_numpy(float), spans["end_s"].to_numpy(float))
+    covers = (j >= 0) & (ends[np.maximum(j, 0)] <= spans["end_s"].to_numpy(float))
+    stretched = covers & (gap[at][np.maximum(j, 0)] >= MACHINE_STALL_RATIO * typical)
+    held = pd.DataFrame({"window": j[stretched], "pid": spans["pid"].to_numpy()[stretched]})
+    count = held.drop_duplicates().groupby("window").size()
+    count = count[count >= MACHINE_STALL_PROCESSES]
+    windows = count.index.to_numpy(dtype=int)
+    return pd.DataFrame({"start_s": starts[windows], "end_s": ends[windows], "processes": count.to_numpy(dtype=int)})
+
+
+def outside_stalls(fe: pd.DataFrame, stalls: pd.DataFrame) -> pd.Series:
+    """Each fetch's ``fetch_s`` less its time inside a machine stall (:func:`machine_stalls`)."""
+    if not len(stalls) or not len(fe):
+        return fe["fetch_s"]
+    starts, ends = stalls["start_s"].to_numpy(float), stalls["end_s"].to_numpy(float)
+    begin, end = fe["start_s"].to_numpy(float), fe["end_s"].to_numpy(float)
+    j = _first_inside(starts, ends, begin, end)
+    k = np.maximum(j, 0)
+    inside = np.where(j >= 0, np.clip(np.minimum(end, ends[k]) - starts[k], 0.0, None), 0.0)
+    return fe["fetch_s"] - inside
+
+
+def machine_stall_findings(f: pd.DataFrame, samples: pd.DataFrame | None = None,
+                           stalls: pd.DataFrame | None = None) -> list[Finding]:
+    """One finding (info) for the run's machine stalls: when, how long in all, how many samples they slowed."""
+    fe = sample_fetches(f) if samples is None else samples
+    stalls = machine_stalls(f, fe) if stalls is None else stalls
+    if not len(stalls):
+        return []
+    first = stalls.iloc[0]
+    lost = float((stalls["end_s"] - stalls["start_s"]).sum())
+    slowed = int((outside_stalls(fe, stalls) < fe["fetch_s"]).sum()) if len(fe) else 0
+    return [finding(kinds.MACHINE_STALL, "info", windows=len(stalls), start_s=float(first["start_s"]),
+                    end_s=float(first["end_s"]), processes=int(first["processes"]), stalled_s=lost,
+                    samples=slowed)]
+
+
+def stragglers(f: pd.DataFrame, samples: pd.DataFrame | None = None,
+               stalls: pd.DataFrame | None = None) -> list[Finding]:
+    """The straggler finding (module docstring); a sample's time inside a machine stall (``stalls``, from
+    :func:`machine_stalls` when not given) is not its own."""
     fe = sample_fetches(f) if samples is None else samples
     if len(fe) < MIN_SAMPLES:
         return []
+    stalls = machine_stalls(f, fe) if stalls is None else stalls
+    if len(stalls):
+        fe = fe.assign(fetch_s=outside_stalls(fe, stalls))
     run_median = float(fe["fetch_s"].median())
     per_worker = fe.groupby("worker")["fetch_s"].agg(["median", "size"])
     own = per_worker["median"].where(per_worker["size"] >= MIN_SAMPLES, run_median)

@@ -20,7 +20,7 @@ import pandas as pd
 from ...engine import events as ev
 from ..core import Finding, finding, kinds, main_pid, rows, trace_end
 from .waits import batch_latency, loop_wait, LoopWait, main_wait
-from .slow import fetches, sample_fetches, slow_workers, stragglers
+from .slow import fetches, machine_stall_findings, machine_stalls, sample_fetches, slow_workers, stragglers
 from .processes import worker_processes, worker_tasks
 
 HOL_RATIO, HOL_MIN_S = 5.0, 0.1  # blocked for × the median task time, and at least this long
@@ -145,5 +145,7 @@ def _errors(f: pd.DataFrame) -> list[Finding]:
 def stall_checks(f: pd.DataFrame, persistent: bool) -> list[Finding]:
     """Every stall check on a normalised table; ``persistent`` = the loader's ``persistent_workers``."""
     loop, samples = loop_wait(f), sample_fetches(f)
-    return (_errors(f) + _silent_workers(f) + _head_of_line(f) + stragglers(f, samples) + slow_workers(f, loop, samples)
-            + _slow_first_batches(f, persistent) + _verdict(f, loop))
+    paused = machine_stalls(f, samples)
+    return (_errors(f) + _silent_workers(f) + _head_of_line(f) + stragglers(f, samples, paused)
+            + slow_workers(f, loop, samples) + _slow_first_batches(f, persistent) + _verdict(f, loop)
+            + machine_stall_findings(f, samples, paused))

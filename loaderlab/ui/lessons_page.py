@@ -3,6 +3,12 @@ run, the answer read from what it recorded, the same code in torch, and a link t
 
 Wiring only: ``?lesson=N`` / the select box / previous-next → :mod:`loaderlab.lessons` (settings, runs and
 answers) → the existing figure builders. Words come from ``texts/lessons_a``, ``_b`` and ``_c``.
+
+The lesson's number is kept under its own session key, not the select box's: a select box's value travels
+between browser and server as its option's label, which follows the language. After a language switch the
+browser still holds the old language's label, matches none of the new labels, and streamlit hands the
+label back as the value (a ``str``), so the number is written into the box every run and read back from it
+only when the user picks (the same split as the sidebar's language radio in :mod:`.language`).
 """
 
 from __future__ import annotations
@@ -30,30 +36,38 @@ from .settings import cached_run, run_lock, running, torch_code
 from .texts import bound, EN, language, t
 
 KEY = "lesson"  # the select box's key and the query parameter (1-based)
+NUMBER = "lesson_number"  # the kept number (an int): the select box shows it, previous/next and a pick change it
 TOTAL = len(LESSONS)
 PAGES = Path(__file__).resolve().parents[2] / "pages"
 
 
 def _init_number() -> None:
-    if KEY not in st.session_state:
+    if NUMBER not in st.session_state:
         try:
             asked = int(st.query_params.get(KEY, 1))
         except ValueError:
             asked = 1
-        st.session_state[KEY] = min(max(asked, 1), TOTAL)
+        st.session_state[NUMBER] = min(max(asked, 1), TOTAL)
 
 
 def _step(delta: int) -> None:
-    st.session_state[KEY] = min(max(st.session_state[KEY] + delta, 1), TOTAL)
+    st.session_state[NUMBER] = min(max(st.session_state[NUMBER] + delta, 1), TOTAL)
+
+
+def _picked() -> None:
+    picked = st.session_state[KEY]
+    if isinstance(picked, int) and 1 <= picked <= TOTAL:  # not another language's label (see the docstring)
+        st.session_state[NUMBER] = picked
 
 
 def _choose() -> Lesson:
     _init_number()
+    number = st.session_state[NUMBER]
+    st.session_state[KEY] = number  # sent to the browser as this language's label
     tt = bound()  # format_func may run later, in another thread
     # An option label is plain text: the titles' markdown backticks would show as such.
-    st.selectbox(t("lessons.pick"), range(1, TOTAL + 1), key=KEY, format_func=lambda n: tt(
+    st.selectbox(t("lessons.pick"), range(1, TOTAL + 1), key=KEY, on_change=_picked, format_func=lambda n: tt(
         "lessons.option", n=n, title=tt(f"lessons.{LESSONS[n - 1].slug}.title").replace("`", "")))
-    number = st.session_state[KEY]
     left, right = st.columns(2)
     left.button(t("lessons.prev"), key="lesson_prev", on_click=_step, args=(-1,), disabled=number == 1)
     right.button(t("lessons.next"), key="lesson_next", on_click=_step, args=(1,), disabled=number == TOTAL)

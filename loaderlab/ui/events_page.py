@@ -1,4 +1,5 @@
-"""The event-table page: every recorded event of the current run, as the README's schema describes."""
+"""The event-table page: every recorded event of the current run, in the schema docs/trace-files.md describes
+("The event table (schema)"; the page's explanation says where)."""
 
 from __future__ import annotations
 

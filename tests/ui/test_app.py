@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -43,6 +44,24 @@ def test_event_table_page_lists_events():
     table = at.dataframe[0].value
     assert {"kind", "worker", "batch", "index"} <= set(table.columns)
     assert (table["kind"] == "batch_yield").sum() == 32  # 512 samples / batch_size 16
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_event_table_page_says_where_its_columns_are_described(lang):
+    """Issue 34: the page sent readers to the README, which has no schema; it lives in docs/trace-files.md."""
+    at = AppTest.from_file(str(ROOT / "pages" / "1_Event_table.py"), default_timeout=TIMEOUT_S)
+    at.query_params["lang"] = lang
+    at.run()
+    assert not at.exception
+    said = " ".join(m.value for m in at.markdown)
+    assert "README" not in said
+    where = re.search(r"`(docs/[\w.-]+\.md)#([\w-]+)`", said)
+    assert where, said
+    sections = {re.sub(r"[^\w\- ]", "", head.strip().lower()).replace(" ", "-"): body  # GitHub's anchors
+                for head, body in re.findall(r"^#+ ([^\n]+)\n(.*?)(?=^#+ |\Z)", (ROOT / where[1]).read_text(), re.M | re.S)}
+    table = at.dataframe[0].value
+    assert all(f"`{column}`" in sections[where[2]] for column in ("kind", "t_s", "worker", "nbytes", "detail"))
+    assert {"kind", "t_s", "worker", "nbytes", "detail"} <= set(table.columns)
 
 
 def test_a_run_that_fails_shows_torchs_error_in_place():

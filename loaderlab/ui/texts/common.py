@@ -247,8 +247,10 @@ TEXTS = {
         "ko": "실행의 모든 이벤트",
     },
     "events.explain": {
-        "en": "One row per event; the columns are documented in the README.",
-        "ko": "이벤트 하나가 한 행입니다. 각 열의 뜻은 README에 있습니다.",
+        "en": "One row per event. What each column and each kind of event means is in LoaderLab's docs: "
+            "`docs/trace-files.md#the-event-table-schema` (the section “The event table (schema)”).",
+        "ko": "이벤트 하나가 한 행입니다. 각 열과 이벤트 종류의 뜻은 LoaderLab 문서 "
+            "`docs/trace-files.md#the-event-table-schema`(“The event table (schema)” 절)에 있습니다.",
     },
     "code.title": {
         "en": "The same loader in plain torch",

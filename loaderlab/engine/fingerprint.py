@@ -38,6 +38,7 @@ CHUNKS, CHUNK_BYTES = 16, 1024  # beyond it: 16 evenly spaced pieces of 1 KiB (1
 MAX_ITEMS = 1024  # a longer list, tuple or dict is hashed at this many evenly spaced items
 MAX_DEPTH = 8  # nesting deeper than this is no sample shape we know
 _LEN = struct.Struct("<q").pack
+_sha1 = hashlib.sha1
 
 
 class _Unknown(Exception):
@@ -46,49 +47,71 @@ class _Unknown(Exception):
 
 def fingerprint(sample: Any) -> int:
     """The sample's content fingerprint (a non-negative int64), or ``NO_ARG`` (-1) where it has none."""
-    h = hashlib.sha1()  # not for security: the fastest 64-bit-plus digest hashlib has here (~1.9 GB/s)
+    parts: list = []  # every piece, hashed once at the end: one digest call, not one per part (issue 37)
     try:
-        _feed(h, sample, 0)
+        _feed(parts, sample, 0)
     except (_Unknown, RuntimeError, TypeError, ValueError, AttributeError):
         return ev.NO_ARG
-    return int.from_bytes(h.digest()[:8], "little") >> 1  # 63 bits: never negative, never NO_ARG
+    # sha1: not for security, the fastest 64-bit-plus digest hashlib has here (~1.9 GB/s)
+    return int.from_bytes(_sha1(b"".join(parts)).digest()[:8], "little") >> 1  # 63 bits: never negative, never NO_ARG
 
 
-def _bytes(h, buf: memoryview, nbytes: int) -> None:
+def identity(sample: Any) -> int:
+    """What names an IterableDataset sample: the key a library put in it where it carries one (webdataset's
+    ``__url__`` and ``__key__``: a random augmentation leaves them as they are, and they cost one short hash),
+    else its content :func:`fingerprint`."""
+    if type(sample) is dict and "__key__" in sample:
+        return key_identity(sample.get("__url__"), sample["__key__"])
+    return fingerprint(sample)
+
+
+def key_identity(url: Any, key: Any) -> int:
+    """A sample's identity from the keys its library gave it (a shard's url and the sample's key in it)."""
+    return fingerprint(("__key__", str(url), str(key)))
+
+
+def _bytes(parts: list, buf: Any, nbytes: int) -> None:
     """All of ``buf`` (``nbytes`` long) when small, else :data:`CHUNKS` evenly spaced pieces of it."""
-    h.update(_LEN(nbytes))
+    parts.append(_LEN(nbytes))
     if nbytes <= FULL_BYTES:
-        h.update(buf)
+        parts.append(buf)
         return
     last = nbytes - CHUNK_BYTES
     for k in range(CHUNKS):
         at = last * k // (CHUNKS - 1)
-        h.update(buf[at:at + CHUNK_BYTES])
+        parts.append(buf[at:at + CHUNK_BYTES])
 
 
-def _tensor(h, t: torch.Tensor) -> None:
-    if not t.is_cpu or t.layout != torch.strided or t.is_quantized:
-        raise _Unknown
-    h.update(f"T{t.dtype}{tuple(t.shape)}".encode())
-    if t.requires_grad:
+def _tensor(parts: list, t: torch.Tensor) -> None:
+    try:  # the common tensor (CPU, strided, no grad, no lazy bits) converts at once; the rest raise here
+        a = t.numpy()
+    except (TypeError, RuntimeError):
+        a = None
+    if a is None:
+        if not t.is_cpu or t.layout != torch.strided or t.is_quantized:
+            raise _Unknown
         t = t.detach()
-    if t.is_conj() or t.is_neg():  # lazy views: their bytes are not their values yet
-        t = t.resolve_conj().resolve_neg()
-    if not t.is_contiguous():
-        t = t.contiguous()
-    try:
-        buf = memoryview(t.numpy()).cast("B")
-    except TypeError:  # a dtype numpy lacks (bfloat16…): the same bytes, read as uint8
-        buf = memoryview(t.reshape(-1).view(torch.uint8).numpy())
-    _bytes(h, buf, buf.nbytes)
+        if t.is_conj() or t.is_neg():  # lazy views: their bytes are not their values yet
+            t = t.resolve_conj().resolve_neg()
+        try:
+            a = t.numpy()
+        except TypeError:  # a dtype numpy lacks (bfloat16…): the same bytes, read as uint8
+            data = t.contiguous().reshape(-1).view(torch.uint8).numpy()
+            parts.append(f"T{t.dtype}{tuple(t.shape)}".encode())
+            _bytes(parts, memoryview(data), data.nbytes)
+            return
+    _array(parts, a, b"T")
 
 
-def _array(h, a: np.ndarray) -> None:
-    if a.dtype.hasobject:
+def _array(parts: list, a: np.ndarray, tag: bytes = b"A") -> None:
+    dtype = a.dtype
+    if dtype.hasobject:
         raise _Unknown
-    h.update(f"A{a.dtype.str}{a.shape}".encode())
-    buf = memoryview(np.ascontiguousarray(a)).cast("B")
-    _bytes(h, buf, buf.nbytes)
+    parts.append(tag + dtype.str.encode() + repr(a.shape).encode())
+    if not a.flags.c_contiguous:
+        a = np.ascontiguousarray(a)
+    buf = memoryview(a).cast("B")
+    _bytes(parts, buf, buf.nbytes)
 
 
 def _items(values: list) -> list:
@@ -98,43 +121,56 @@ def _items(values: list) -> list:
     return [values[last * k // (MAX_ITEMS - 1)] for k in range(MAX_ITEMS)]
 
 
-def _feed(h, x: Any, depth: int) -> None:
+def _feed(parts: list, x: Any, depth: int) -> None:
     if depth > MAX_DEPTH:
         raise _Unknown
     kind = type(x)
-    if kind is torch.Tensor or isinstance(x, torch.Tensor):
-        _tensor(h, x)
-    elif kind is bool or x is None:
-        h.update(f"{x!r};".encode())
+    if kind is torch.Tensor:
+        _tensor(parts, x)
     elif kind is int:
-        h.update(f"i{x};".encode())
-    elif kind is float:
-        h.update(f"f{x.hex()};".encode())
-    elif kind is complex:
-        h.update(f"c{x!r};".encode())
+        parts.append(b"i%d;" % x)
     elif kind is str:
         data = x.encode("utf-8", "surrogatepass")
-        h.update(b"s")
-        _bytes(h, memoryview(data), len(data))
+        parts.append(b"s")
+        _bytes(parts, data, len(data))
+    elif kind is dict and len(x) <= MAX_ITEMS:  # the common mapping, walked without a copy of its keys
+        parts.append(b"d%d{" % len(x))
+        for key, value in x.items():
+            _feed(parts, key, depth + 1)
+            _feed(parts, value, depth + 1)
+        parts.append(b"}")
+    elif (kind is tuple or kind is list) and len(x) <= MAX_ITEMS:
+        parts.append(b"%c%d(" % (116 if kind is tuple else 108, len(x)))  # "t" / "l"
+        for item in x:
+            _feed(parts, item, depth + 1)
+        parts.append(b")")
+    elif isinstance(x, torch.Tensor):
+        _tensor(parts, x)
+    elif kind is bool or x is None:
+        parts.append(f"{x!r};".encode())
+    elif kind is float:
+        parts.append(f"f{x.hex()};".encode())
+    elif kind is complex:
+        parts.append(f"c{x!r};".encode())
     elif kind in (bytes, bytearray):
-        h.update(b"b")
-        _bytes(h, memoryview(x), len(x))
+        parts.append(b"b")
+        _bytes(parts, bytes(x), len(x))
     elif isinstance(x, np.ndarray):
-        _array(h, x)
+        _array(parts, x)
     elif isinstance(x, np.generic):
-        h.update(f"g{x.dtype.str}{x.item()!r};".encode())
+        parts.append(f"g{x.dtype.str}{x.item()!r};".encode())
     elif isinstance(x, (tuple, list)):
-        h.update(f"{'t' if isinstance(x, tuple) else 'l'}{len(x)}(".encode())
+        parts.append(f"{'t' if isinstance(x, tuple) else 'l'}{len(x)}(".encode())
         for item in _items(list(x)):
-            _feed(h, item, depth + 1)
-        h.update(b")")
+            _feed(parts, item, depth + 1)
+        parts.append(b")")
     elif isinstance(x, Mapping):
-        h.update(f"d{len(x)}{{".encode())
+        parts.append(f"d{len(x)}{{".encode())
         for key in _items(list(x)):
-            _feed(h, key, depth + 1)
-            _feed(h, x[key], depth + 1)
-        h.update(b"}")
+            _feed(parts, key, depth + 1)
+            _feed(parts, x[key], depth + 1)
+        parts.append(b"}")
     elif isinstance(x, (int, float, str)):  # a subclass (an IntEnum, a numbered index…): as its plain value
-        _feed(h, int(x) if isinstance(x, int) else float(x) if isinstance(x, float) else str(x), depth)
+        _feed(parts, int(x) if isinstance(x, int) else float(x) if isinstance(x, float) else str(x), depth)
     else:
         raise _Unknown

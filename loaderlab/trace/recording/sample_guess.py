@@ -13,6 +13,10 @@ length; LoaderLab's own workloads say them through ``record(..., sample_info=)``
   one-element tensor) is its own label: a stream's values are its identities, so values that two workers
   both yield show up as duplicates (:func:`loaderlab.trace.diagnosis.findings.correctness_findings`).
 
+A dataset's own ``__getitems__`` (Hugging Face's ``Dataset`` has one) returns a whole batch: :func:`rows` reads its
+samples from it (a list of samples, a dict of columns, or a tuple of columns) so that each gets its label and
+length as a sample of ``__getitem__`` would.
+
 None / -1 when the sample has no such part. It runs in the workers, so it is a top-level class; it never
 raises (a guess that fails is no label). Knows torch's tensors, nothing of pandas, plotly or streamlit.
 """
@@ -47,6 +51,35 @@ def _first_length(parts: Sequence[Any]) -> int:
         if isinstance(part, torch.Tensor) and part.dim() >= 1:
             return int(part.shape[0])
     return -1
+
+
+def _column(value: Any, n: int) -> bool:
+    try:
+        return not isinstance(value, (str, bytes)) and len(value) == n
+    except TypeError:  # a 0-d tensor, a plain value
+        return False
+
+
+def rows(batch: Any, n: int) -> list | None:
+    """The ``n`` samples of what a dataset's ``__getitems__`` returned, one per index it was asked for: the
+    list itself (of dicts, tuples…), a dict of columns split into one dict per row, or a tuple of columns
+    zipped. None where ``batch`` has no such shape (the samples then get no label). Never raises."""
+    try:
+        if isinstance(batch, list):
+            return batch if len(batch) == n else None
+        if isinstance(batch, (dict, Mapping)):
+            if batch and all(_column(v, n) for v in batch.values()):
+                columns = list(batch.items())
+                return [{k: v[i] for k, v in columns} for i in range(n)]
+            return None
+        if isinstance(batch, tuple):
+            if len(batch) == n and not (batch and all(_column(v, n) for v in batch)):
+                return list(batch)
+            if batch and all(_column(v, n) for v in batch):
+                return list(zip(*batch))
+    except Exception:  # a batch of a shape we cannot split: no labels, never a failure of the run
+        return None
+    return None
 
 
 class SampleGuess:

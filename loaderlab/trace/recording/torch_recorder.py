@@ -16,8 +16,12 @@ samples (one ``__iter__`` per epoch: a worker's first, then one per resume of a 
 The clone draws the same random numbers in the same order as the original would, so it yields the same
 batches in the same order; the user's loader object itself is never iterated or changed. Events torch
 hides (queue puts and gets, reorder parking) are simply absent from the trace; a worker's start and an
-IterableDataset batch's task are read where torch leaves them (:mod:`loaderlab.trace.recording.stock_worker`). Knows nothing of plotly
-or streamlit.
+IterableDataset batch's task are read where torch leaves them (:mod:`loaderlab.trace.recording.stock_worker`).
+
+A dataset with its own ``__getitems__`` (Hugging Face's ``Dataset``) fetches a batch in one call: its samples are
+recorded one by one as any others, each with an equal share of the call's time (what the trace says of one such
+sample is the call's mean, not its own cost) and with the label and length read from what the call returned.
+Knows nothing of plotly or streamlit.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from __future__ import annotations
 import multiprocessing.util
 import os
 import threading
+import time
 from typing import Any, Callable
 
 import torch
@@ -38,6 +43,7 @@ from ...engine.messages import Stop
 from ...engine.worker import WorkerTracer
 from . import stock_worker
 from ..core import tree_shape
+from .sample_guess import rows
 from .stock_pin import with_pin_stage
 
 _tracer: ev.Tracer = ev.NULL_TRACER  # this process's tracer: main's RecordTracer, or a worker's WorkerTracer
@@ -122,11 +128,37 @@ class TracedMapDataset(_Forwarding, torch.utils.data.Dataset):
         own = getattr(self.inner, "__getitems__", None)
         if not own:
             return traced_fetch(_tracer, _worker_id(), self.inner.__getitem__, indices, batch, epoch)[0]
-        start_batch_usage(_worker_id())
-        _tracer.emit(ev.FETCH_BEGIN, _worker_id(), epoch, batch, arg0=len(indices))
+        return _shared_fetch(own, indices, batch, epoch)
+
+
+def _shared_fetch(own: Callable, indices, batch: int, epoch: int):
+    """The dataset's own ``__getitems__``: one call for the whole batch, recorded as its samples. The dataset
+    does not say what each sample cost, so each gets an equal share of the call's time (the module docstring);
+    labels and lengths are read from what the call returned (:func:`.sample_guess.rows`)."""
+    worker, now, info, n = _worker_id(), time.monotonic_ns, _tracer.sample_info, len(indices)
+    start_batch_usage(worker)
+    spans = [indices[0] if n else ev.NO_BATCH, now()]
+    _tracer.inflight = (epoch, batch, spans, None, None)  # a call that hangs shows as its first sample in flight
+    try:
         data = own(indices)
-        _tracer.emit(ev.FETCH_END, _worker_id(), epoch, batch, arg0=len(indices))
-        return data
+    except BaseException as exc:  # the call fails as a whole: its first sample carries the failure
+        spans.append(now())
+        _tracer.inflight = None
+        _tracer.emit_fetches(worker, epoch, batch, spans, None if info is None else [None],
+                             None if info is None else [-1], {0: type(exc).__name__})
+        raise
+    t0, t1 = spans[1], now()
+    _tracer.inflight = None
+    spans = []
+    for k, index in enumerate(indices):
+        spans += (index, t0 + (t1 - t0) * k // n, t0 + (t1 - t0) * (k + 1) // n)
+    labels = lengths = None
+    if info is not None:
+        samples = rows(data, n)
+        guessed = [info(i, x) for i, x in zip(indices, samples)] if samples is not None else [(None, -1)] * n
+        labels, lengths = [g[0] for g in guessed], [g[1] for g in guessed]
+    _tracer.emit_fetches(worker, epoch, batch, spans, labels, lengths)
+    return data
 
 
 class TracedIterableDataset(_Forwarding, torch.utils.data.IterableDataset):

@@ -4,7 +4,9 @@ Twin of nothing in torch (it never looks at what it loads). An IterableDataset's
 so when every worker replays the whole stream the only way to see it is that two workers yield the *same
 content*. :func:`fingerprint` reduces a sample (a tensor, an ``(input, label)`` pair, a dict, a plain value, or
 nested containers of them) to one int64 from its types, dtypes, shapes and bytes: equal samples get equal
-fingerprints, different samples almost surely different ones (a 64-bit digest).
+fingerprints, different samples almost surely different ones (62 bits of a digest). A sample that carries its
+library's keys (webdataset's ``__url__`` and ``__key__``) is named by them instead (:func:`identity`): an
+augmentation changes its content, never its keys; such an identity has :data:`KEYED` set.
 
 It is cheap on purpose, because it runs once per sample in the fetch path (:func:`.fetch.traced_fetch`, for
 the engine's IterableDataset replicas and for a stock loader's, :mod:`loaderlab.trace.recording.torch_recorder`):
@@ -38,6 +40,7 @@ CHUNKS, CHUNK_BYTES = 16, 1024  # beyond it: 16 evenly spaced pieces of 1 KiB (1
 MAX_ITEMS = 1024  # a longer list, tuple or dict is hashed at this many evenly spaced items
 MAX_DEPTH = 8  # nesting deeper than this is no sample shape we know
 _LEN = struct.Struct("<q").pack
+KEYED = 1 << 62  # set in an identity read from a library's keys (:func:`key_identity`), clear in a content fingerprint
 _sha1 = hashlib.sha1
 
 
@@ -53,7 +56,7 @@ def fingerprint(sample: Any) -> int:
     except (_Unknown, RuntimeError, TypeError, ValueError, AttributeError):
         return ev.NO_ARG
     # sha1: not for security, the fastest 64-bit-plus digest hashlib has here (~1.9 GB/s)
-    return int.from_bytes(_sha1(b"".join(parts)).digest()[:8], "little") >> 1  # 63 bits: never negative, never NO_ARG
+    return int.from_bytes(_sha1(b"".join(parts)).digest()[:8], "little") >> 2  # 62 bits: never negative, never NO_ARG
 
 
 def identity(sample: Any) -> int:
@@ -66,8 +69,9 @@ def identity(sample: Any) -> int:
 
 
 def key_identity(url: Any, key: Any) -> int:
-    """A sample's identity from the keys its library gave it (a shard's url and the sample's key in it)."""
-    return fingerprint(("__key__", str(url), str(key)))
+    """A sample's identity from the keys its library gave it (a shard's url and the sample's key in it), with
+    :data:`KEYED` set: a reader tells it from a content fingerprint (which never has it)."""
+    return fingerprint(("__key__", str(url), str(key))) | KEYED
 
 
 def _bytes(parts: list, buf: Any, nbytes: int) -> None:

@@ -217,6 +217,29 @@ TEXTS = {
             "워커에서 나왔습니다(예: 같은 내용의 샘플이 워커 {workers}의 스트림 위치 {positions}에 있음). "
             "__iter__가 get_worker_info()로 샤딩하지 않으면 모든 워커가 스트림 전체를 되풀이합니다.",
     },
+    "finding.iterable_duplicates_key": {  # samples told apart by the keys their library gave them (webdataset's)
+        "en": "Epoch {epoch}: {duplicates} of {distinct} IterableDataset samples came from "
+            "more than one worker (e.g. the same sample, by the key its library gave it, from workers {workers}, "
+            "at stream positions {positions}); every worker replays the whole stream unless it is split among "
+            "the workers (webdataset: the default workersplitter, or __iter__ with get_worker_info()).",
+        "ko": "에폭 {epoch}: IterableDataset 샘플 {distinct}개 중 {duplicates}개가 둘 이상의 "
+            "워커에서 나왔습니다(예: 라이브러리가 붙인 키가 같은 샘플이 워커 {workers}의 스트림 위치 {positions}에 "
+            "있음). 워커끼리 스트림을 나누지 않으면(webdataset은 기본 workersplitter, 또는 __iter__에서 "
+            "get_worker_info()) 모든 워커가 스트림 전체를 되풀이합니다.",
+    },
+    "finding.iterable_duplicates_range": {  # by content, after a transform that may be random: a range
+        "en": "Epoch {epoch}: between {duplicates} and {upper} of the {fetched} IterableDataset samples fetched "
+            "came from more than one worker (e.g. the same content from workers {workers}, at stream positions "
+            "{positions}). The samples carry no key and their content is read after the dataset's transform: a "
+            "random augmentation makes two copies of one sample look different, so only {duplicates} look "
+            "alike, while their labels allow up to {upper}. Every worker replays the whole stream unless "
+            "__iter__ shards it with get_worker_info().",
+        "ko": "에폭 {epoch}: 가져온 IterableDataset 샘플 {fetched}개 중 {duplicates}~{upper}개가 둘 이상의 "
+            "워커에서 나왔습니다(예: 같은 내용의 샘플이 워커 {workers}의 스트림 위치 {positions}에 있음). 샘플에 "
+            "키가 없고 내용은 데이터셋의 변환 뒤에 읽으므로, 무작위 증강이 한 샘플의 두 사본을 다르게 보이게 해 "
+            "{duplicates}개만 같아 보이지만 레이블로는 {upper}개까지 가능합니다. __iter__가 "
+            "get_worker_info()로 샤딩하지 않으면 모든 워커가 스트림 전체를 되풀이합니다.",
+    },
     "finding.same_order": {
         "en": "Epochs {first_epoch} and {epoch} drew the same shuffled order ({n} samples, "
             "{sampler}); with DistributedSampler, call sampler.set_epoch(epoch) before each epoch.",

@@ -38,12 +38,13 @@ import torch.utils.data
 
 from ...engine import events as ev
 from ...engine.fetch import batch_usage, start_batch_usage, traced_fetch
-from ...engine.fingerprint import fingerprint
+from ...engine.fingerprint import identity
 from ...engine.messages import Stop
 from ...engine.worker import WorkerTracer
 from . import stock_worker
 from ..core import tree_shape
 from .sample_guess import rows
+from .sample_keys import keyed_iter
 from .stock_pin import with_pin_stage
 
 _tracer: ev.Tracer = ev.NULL_TRACER  # this process's tracer: main's RecordTracer, or a worker's WorkerTracer
@@ -163,7 +164,8 @@ def _shared_fetch(own: Callable, indices, batch: int, epoch: int):
 
 class TracedIterableDataset(_Forwarding, torch.utils.data.IterableDataset):
     """Each sample named by its position in this replica's stream, its batch by the task torch sent for it
-    (:mod:`loaderlab.trace.recording.stock_worker`), its content by a fingerprint (an IterableDataset's only identity)."""
+    (:mod:`loaderlab.trace.recording.stock_worker`), its identity by the keys its library gave it where it carries
+    them (:mod:`.sample_keys`), else by a fingerprint of its content."""
 
     _own = ("inner", "_iters")
 
@@ -183,17 +185,20 @@ class TracedIterableDataset(_Forwarding, torch.utils.data.IterableDataset):
         else:
             epoch = _epoch + self._iters
         self._iters += 1
-        return self._samples(iter(self.inner), epoch, loop)
+        keyed = keyed_iter(self.inner)  # a library's keys name its samples where it carries them (sample_keys)
+        if keyed is None:
+            return self._samples(iter(self.inner), epoch, loop, identity)
+        return self._samples(keyed[0], epoch, loop, keyed[1].identify)
 
     @staticmethod
-    def _samples(it, epoch: int, loop=None):
+    def _samples(it, epoch: int, loop=None, identify: Callable = identity):
         position = 0
         while True:
             owner = loop() if loop is not None else None
             batch = stock_worker.current_task() if owner is None else owner._num_yielded
             _fetching(epoch, batch)
             data, exhausted = traced_fetch(_tracer, _worker_id(), lambda _: next(it), [position], batch,
-                                           epoch, stop_on_exhaustion=True, identify=fingerprint)
+                                           epoch, stop_on_exhaustion=True, identify=identify)
             if exhausted:
                 return
             position += 1

@@ -6,8 +6,12 @@ in one epoch. Two identities are read, in this order:
 
 - the sample's ``label`` where it is the sample itself (a bare value: a record id, a file name; the label
   guess of :class:`~loaderlab.trace.recording.sample_guess.SampleGuess` makes one so), worded with that value;
-- else the content fingerprint that the fetch path takes of every IterableDataset sample (``fetch_end``'s
-  ``arg1``, :mod:`loaderlab.engine.fingerprint`): ``(input, label)`` pairs, dicts and tensors.
+- else the identity that the fetch path takes of every IterableDataset sample (``fetch_end``'s ``arg1``,
+  :mod:`loaderlab.engine.fingerprint`): the keys its library gave it where it carries them (webdataset's,
+  :mod:`loaderlab.trace.recording.sample_keys`: exact whatever the augmentation), else a fingerprint of its
+  content: ``(input, label)`` pairs, dicts and tensors. Content read after a random augmentation makes two
+  copies of one sample look different, so a count by content is a lower bound: where the samples' labels allow
+  more copies, the finding gives the count as a range up to that and says why.
 
 An identity that one worker yields twice in an epoch is no identity (labels that repeat are classes; content
 that repeats is a constant sample): such labels make the first reading give up, such fingerprints are left
@@ -24,6 +28,7 @@ from typing import Any
 import pandas as pd
 
 from ...engine import events as ev
+from ...engine.fingerprint import KEYED
 from ..core import Finding, finding, kinds, positions
 from .audits import is_class, samples
 
@@ -36,7 +41,7 @@ def _named(g: pd.DataFrame, key: str, example: Any) -> dict[str, Any]:
     return {"workers": [int(w) for w in mine["worker"]], "positions": [int(i) for i in mine["index"]]}
 
 
-def _found(key: str, epoch: Any, g: pd.DataFrame, column: str, producers: pd.Series) -> Finding:
+def _found(key: str, epoch: Any, g: pd.DataFrame, column: str, producers: pd.Series, **more: Any) -> Finding:
     dup = g[g[column].isin(producers[producers > 1].index)]
     first = dup[dup["worker"] == dup["worker"].max()].sort_values("index").iloc[0]  # the last worker's first
     out = {"epoch": int(epoch),
@@ -47,6 +52,7 @@ def _found(key: str, epoch: Any, g: pd.DataFrame, column: str, producers: pd.Ser
            **_named(g, column, first[column])}
     if column == "label":
         out["label"] = first["label"]
+    out.update(more)
     return finding(kinds.ITERABLE_DUPLICATES, "error", key=key, **out)
 
 
@@ -64,17 +70,41 @@ def by_label(f: pd.DataFrame) -> list[Finding]:
     return out
 
 
+def label_bound(g: pd.DataFrame) -> int:
+    """The most samples of ``g`` (one epoch's, named by content) that could have come from more than one worker,
+    as their labels tell: a copy has its original's label, so of the n samples of one label at most n minus the
+    most any one worker yielded are copies. -1 where the samples have no class labels."""
+    labelled = g[g["label"].map(is_class).astype(bool)]
+    if len(labelled) < len(g) or not len(g):
+        return -1
+    counts = labelled.groupby(["label", "worker"]).size()
+    by_label = counts.groupby(level="label")
+    return int((by_label.sum() - by_label.max()).sum())
+
+
 def by_content(f: pd.DataFrame, skip: set[int]) -> list[Finding]:
-    """Duplicates by the samples' content fingerprints, in the epochs not in ``skip``."""
+    """Duplicates by the samples' identities (their library's keys, else their content fingerprints), in the
+    epochs not in ``skip``. Where content names them, a random augmentation may have made copies look different:
+    the count is then a range up to what the labels allow (:func:`label_bound`)."""
     at = positions(f, ev.FETCH_END)
-    s = f[COLUMNS + ["detail"]].take(at)
+    s = f[COLUMNS + ["detail", "label"]].take(at)
     s = s[(s["detail"] == "") & (s["index"] >= 0) & (s["arg1"] != ev.NO_ARG) & ~s["epoch"].isin(skip)]
     out = []
     for epoch, g in s.groupby("epoch"):
+        keyed = bool(((g["arg1"] & KEYED) != 0).all())
+        bound = -1 if keyed else label_bound(g)
         g = g[~g["arg1"].isin(g.loc[g.duplicated(["pid", "arg1"]), "arg1"])]  # repeats in one stream: no identity
         producers = g.groupby("arg1")["worker"].nunique()
-        if (producers > 1).any():
-            out.append(_found("iterable_duplicates_content", epoch, g, "arg1", producers))
+        if not (producers > 1).any():
+            continue
+        if keyed:
+            out.append(_found("iterable_duplicates_key", epoch, g, "arg1", producers))
+            continue
+        found = _found("iterable_duplicates_content", epoch, g, "arg1", producers)
+        if bound > found.evidence["duplicates"]:  # content alone cannot tell: a range, and why
+            found = _found("iterable_duplicates_range", epoch, g, "arg1", producers, upper=bound,
+                           fetched=int(len(s[s["epoch"] == epoch])))
+        out.append(found)
     return out
 
 

@@ -140,6 +140,8 @@ def _first_loader_attrs(frame: pd.DataFrame) -> None:
         first = next(iter(loaders.values()))
         frame.attrs["loader"] = first.get("settings")
         frame.attrs["sampler"] = first.get("sampler") or {}
+        if first.get("label_sources"):
+            frame.attrs["label_sources"] = first["label_sources"]
 
 
 def load_any(path: str, *, compact: bool = False) -> pd.DataFrame:
@@ -192,6 +194,9 @@ def select_loader(frame: pd.DataFrame, name: str) -> pd.DataFrame:
     attrs["loader"] = entry.get("settings")
     attrs["sampler"] = entry.get("sampler") or {}
     attrs["epochs"] = entry.get("epochs")
+    attrs.pop("label_sources", None)  # the first loader's: this one says its own, or nothing
+    if entry.get("label_sources"):
+        attrs["label_sources"] = entry["label_sources"]
     if entry.get("bandwidth"):
         attrs["bandwidth"] = entry["bandwidth"]
     if "rank_loaders" in attrs:

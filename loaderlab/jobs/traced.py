@@ -22,8 +22,8 @@ import torch.utils.data
 
 from ..engine import events as ev
 from ..engine.fetch import body_clocks
-from ..trace.recording import (EpochDial, EventChannel, handed_task, SampleGuess, set_process_tracer,
-                               traced_clone)
+from ..trace.recording import (EpochDial, EventChannel, handed_task, label_sources, SampleGuess,
+                               set_process_tracer, traced_clone)
 from ..trace.core import loader_settings
 from ..trace.ranks import epoch_sampler, sampler_settings
 from . import interrupts
@@ -48,6 +48,7 @@ class LoaderTrace:
             init = self.clone.worker_init_fn
             init.inner = StackDumpInit(init.inner, stacks_dir, name)
         self.sampler = epoch_sampler(loader)
+        self.label_sources = label_sources(loader)  # what the data and the sampler say of labels (issue 35)
         origin = loader.__dict__.get(ORIGIN)
         # a library's re-creation (Lightning, Accelerate): the settings the user wrote, the library's beside them
         self.settings = dict(origin["written"]) if origin else loader_settings(loader)
@@ -64,6 +65,8 @@ class LoaderTrace:
         path, line, _ = self.site
         out = {"site": f"{path}:{line}", "settings": self.settings, "sampler": sampler_settings(self.sampler),
                "epochs": self.epochs}
+        if self.label_sources:
+            out["label_sources"] = self.label_sources
         if bandwidth and self.settings.get("pin_memory"):  # what not pinning would cost, on this GPU
             out["bandwidth"] = bandwidth
         return out

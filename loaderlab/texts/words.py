@@ -14,11 +14,12 @@ from typing import Any, Mapping
 
 from .diagnosis import TEXTS as DIAGNOSIS_TEXTS
 from .findings import TEXTS as FINDING_TEXTS
+from .imbalance import TEXTS as IMBALANCE_TEXTS
 from .report import TEXTS as REPORT_TEXTS
 from .wording import by_language, check, lookup
 
 WORDS: dict = {}
-for _part in (FINDING_TEXTS, DIAGNOSIS_TEXTS, REPORT_TEXTS):
+for _part in (FINDING_TEXTS, IMBALANCE_TEXTS, DIAGNOSIS_TEXTS, REPORT_TEXTS):
     if WORDS.keys() & _part.keys():
         raise KeyError(f"text keys defined twice: {sorted(WORDS.keys() & _part.keys())}")
     WORDS.update(_part)
@@ -41,6 +42,10 @@ def render(key: str, evidence: Mapping[str, Any], lang: str = "en") -> str:
     if "worst" in params:  # a list of samples, each worded in the language, and how many more there were
         params["worst"] = ", ".join(text("part.straggler", lang, **item) for item in params["worst"])
         params["and_more"] = text("part.more", lang, n=params["more"]) if params.get("more") else ""
+    if "most_unseen" in params:  # the label most of an epoch's unseen samples have (issue 35)
+        params["worst_part"] = text("part.unseen_label", lang, **params["most_unseen"]) if params["most_unseen"] else ""
+    if "torch_error" in params:  # torch's own words, where the trace kept them
+        params["error_part"] = text("part.torch_said", lang, error=params["torch_error"]) if params["torch_error"] else ""
     if "where_worker" in params:
         who = params["where_worker"]
         params["where"] = text("where.main", lang) if who is None else text("where.worker", lang, worker=who)

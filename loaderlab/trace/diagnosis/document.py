@@ -11,6 +11,7 @@ import math
 from typing import Any
 
 from .findings import all_findings
+from .label_report import labels_document
 from ..core import shared_tables
 from .suggestions import suggest, Suggestion, why_none
 from .summary import RunSummary, summarise
@@ -42,7 +43,8 @@ def _diagnosis(trace: Any, lang: str, replay: bool, summary: RunSummary | None, 
         suggestions = suggest(trace, found, summary) if replay else []
     out = {"summary": summary.as_dict(), "bottleneck": found.as_dict(lang),
            "findings": [finding_dict(f, lang) for f in all_findings(trace)],
-           "suggestions": [s.as_dict(lang) for s in suggestions]}
+           "suggestions": [s.as_dict(lang) for s in suggestions],
+           "labels": labels_document(trace)}  # the three label distributions per epoch (issue 35)
     if not suggestions and replay:
         out["no_suggestion"] = text("suggestion.none", lang,
                                                   why=text(why_none(found, trace), lang))

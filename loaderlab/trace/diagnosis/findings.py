@@ -40,6 +40,7 @@ from ..tables import (
 from ...engine import events as ev
 from .bottleneck import more_workers_help, WAIT_FOR_MORE_WORKERS
 from .summary import summarise
+from .sampling_checks import with_sampling
 
 __all__ = ["TEMPLATES", "all_findings", "correctness_findings", "label_audit",
            "label_findings", "memory_findings", "padding_audit", "padding_findings", "stall_findings"]
@@ -227,7 +228,7 @@ def all_findings(frame: pd.DataFrame) -> list[Finding]:
     with shared_tables():  # the checks read the same worker, wait and sample tables
         found = stall_findings(frame)
         release(paired_rows)  # the fetch pairs: only the stall checks (and the verdict, before them) read them
-        found += correctness_findings(frame) + label_findings(frame) + padding_findings(frame)
+        found += correctness_findings(frame) + with_sampling(frame, label_findings(frame)) + padding_findings(frame)
         release(samples)
         found += memory_findings(frame)
     return sorted(found, key=lambda x: SEVERITIES.index(x.severity))

@@ -16,6 +16,7 @@ from ..ranks import by_rank, rank_findings, world_size
 from ..tables import loop_wait, SECONDS_SPEC, throughput, wait_totals, worker_utilisation
 from ...texts import text
 from .findings import all_findings
+from .label_report import distribution_lines
 from ..core import as_run, events_of, Run, settings, shared_tables, size_text
 from .summary import summarise
 
@@ -95,6 +96,8 @@ def _report(frame: pd.DataFrame | Run, lang: str, suggestions: list | None = Non
                               idle=s(r.idle_s), capped=s(r.capped_idle_s)))
 
     lines += ["", *label_lines(frame, lang)]
+    shares = distribution_lines(frame, lang)  # the data's, the sampler's and the loop's shares (issue 35)
+    lines += ["", *shares] if shares else []
     found = all_findings(frame)
     lines += ["", text("report.findings", lang, n=len(found)) if found else text("report.findings_none", lang)]
     lines += [text("report.finding_row", lang, severity=f.severity_text(lang), kind=f.kind, message=f.text(lang))

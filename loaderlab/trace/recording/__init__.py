@@ -10,6 +10,8 @@ from ...faces import lazy_face
 
 _HOMES = {
     "host_to_device": ".bandwidth",
+    "label_sources": ".label_reading",
+    "unpacked_weights": ".label_reading",
     "LiveSnapshot": ".live",
     "LiveView": ".live",
     "record": ".recorder",

@@ -24,6 +24,7 @@ from ..core import PayloadProbe, Run, to_frame
 from ...engine.records import RecordTracer
 from ..core import loader_settings, tracer_frame
 from .session import record_session, UnsentBatchError
+from .label_reading import label_sources
 
 def _record_torch(loader, epochs: int, max_batches: int | None, consumer, sample_info) -> pd.DataFrame:
     """``record`` for a stock torch DataLoader: iterate a traced clone (see torch_recorder)."""
@@ -97,6 +98,9 @@ def record(loader: DataLoader, epochs: int = 1, *, max_batches: int | None = Non
     frame = _record(loader, epochs, max_batches, probe, sample_info)
     if probe.result() is not None:
         frame.attrs["payload"] = probe.result()
+    sources = label_sources(loader)  # what the dataset and the sampler say of labels (issue 35)
+    if sources:
+        frame.attrs["label_sources"] = sources
     if getattr(loader, "pin_memory", False):  # what not pinning would cost, on this GPU (none: nothing kept)
         measured = host_to_device()
         if measured is not None:

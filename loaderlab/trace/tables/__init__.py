@@ -27,6 +27,8 @@ _HOMES = {
     "skeleton": ".bins",
     "worker_busy_bins": ".bins",
     "iterable_duplicates": ".duplicates",
+    "label_distributions": ".label_shares",
+    "labels_json": ".label_shares",
     "Site": ".faults",
     "failure_site": ".faults",
     "site_sentence": ".faults",

@@ -1,0 +1,99 @@
+"""The re-balancing mistakes (issue 35) each get the warning that names them, with numbers counted by hand
+from torch's own iteration of the same loader; a sampler used as meant gets none of them."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+from torch.utils.data import DataLoader, WeightedRandomSampler
+
+import loaderlab
+from loaderlab.trace.core import kinds
+from loaderlab.trace.diagnosis import findings as F
+from loaderlab.trace.diagnosis.sampling_checks import sampling_findings
+from tests.trace.tables.test_label_shares import LABELS, Said, label_of
+
+NEW = {kinds.SAMPLER_SHARE_OFF, kinds.MINORITY_MISSING, kinds.CLASS_WEIGHTS_PER_SAMPLE,
+       kinds.DRAWS_WITHOUT_REPLACEMENT, kinds.UNSEEN_SAMPLES}
+
+
+def loader(weights, labels=LABELS, n=None, dataset=None, **kw):
+    sampler = WeightedRandomSampler(weights, n or len(labels), generator=torch.Generator().manual_seed(0))
+    return DataLoader(dataset if dataset is not None else Said(labels), batch_size=32, sampler=sampler, **kw)
+
+
+def drawn(make) -> np.ndarray:
+    """The indices the loop is handed, by hand: torch's sampler run on its own, as the loader runs it."""
+    return np.asarray(list(make().sampler))
+
+
+def only(found, kind):
+    (one,) = [f for f in found if f.kind == kind]
+    assert one.severity == "warning"
+    return one
+
+
+def test_per_sample_weights_as_meant_get_no_sampling_finding():
+    labels = np.array([0] * 2100 + [1] * 900)
+    make = lambda: loader(1.0 / np.bincount(labels)[labels], labels)  # noqa: E731
+    found = F.all_findings(loaderlab.record(make(), sample_info=label_of))
+    assert not [f for f in found if f.kind in NEW or f.severity != "info"], [f.message for f in found]
+
+
+def test_class_weights_where_sample_weights_belong():
+    make = lambda: loader(1.0 / np.bincount(LABELS))  # noqa: E731
+    found = sampling_findings(loaderlab.record(make(), sample_info=label_of))
+    one = only(found, kinds.CLASS_WEIGHTS_PER_SAMPLE)
+    distinct = len(set(drawn(make).tolist()))
+    assert (one.evidence["n_weights"], one.evidence["distinct"], one.evidence["unseen"]) == (2, distinct, 3000 - distinct)
+    assert "draws only indices 0–1" in one.text() and "class_weights[labels]" in one.text()
+    assert not [f for f in found if f.kind == kinds.UNSEEN_SAMPLES]  # said once, by the finding that says why
+
+
+def test_oversampling_says_how_much_of_the_data_the_epoch_never_saw():
+    make = lambda: loader(1.0 / np.bincount(LABELS)[LABELS])  # noqa: E731
+    found = F.all_findings(loaderlab.record(make(), sample_info=label_of))
+    one = only(found, kinds.UNSEEN_SAMPLES)
+    seen = set(drawn(make).tolist())
+    majority_unseen = 2850 - len([i for i in seen if LABELS[i] == 0])
+    assert (one.evidence["unseen"], one.evidence["distinct"]) == (3000 - len(seen), len(seen))
+    assert one.evidence["most_unseen"] == {"label": 0, "unseen": majority_unseen, "count": 2850}
+    assert f"{3000 - len(seen):,} of 3,000 samples" in one.text()
+    assert not [f for f in found if f.kind == kinds.REPEATED_SAMPLES]  # the same counts, said once
+
+
+def test_weights_that_belong_to_other_rows_drift_outside_a_fair_draw():
+    labels = LABELS.copy()
+    weights = 1.0 / np.bincount(labels)[labels]
+    shuffled = labels[np.random.default_rng(0).permutation(len(labels))]  # rows read in another order
+
+    class Misread(Said):
+        def __getitem__(self, i):
+            return torch.tensor([float(i)]), int(shuffled[i])
+
+    make = lambda: loader(weights, dataset=Misread(labels))  # noqa: E731
+    found = sampling_findings(loaderlab.record(make(), sample_info=label_of))
+    off = {f.evidence["label"]: f for f in found if f.kind == kinds.SAMPLER_SHARE_OFF}
+    got = shuffled[drawn(make)]
+    assert set(off) == {0, 1}
+    assert off[1].evidence["count"] == int((got == 1).sum()) and off[1].evidence["intended"] == pytest.approx(0.5)
+    assert off[1].evidence["low"] < 0.5 < off[1].evidence["high"]
+
+
+def test_a_minority_missing_from_most_batches_is_counted_per_batch():
+    labels = LABELS[::3]  # 950 / 50
+    make = lambda: DataLoader(Said(labels), batch_size=8, shuffle=True,  # noqa: E731
+                              generator=torch.Generator().manual_seed(0))
+    found = F.all_findings(loaderlab.record(make(), sample_info=label_of))
+    one = only(found, kinds.MINORITY_MISSING)
+    batches = [y.numpy() for _, y in make()]
+    with_one = sum(1 for b in batches if (b == 1).any())
+    assert (one.evidence["with_label"], one.evidence["batches"]) == (with_one, len(batches))
+    assert f"label 1 is in {with_one} of {len(batches)} batches" in one.text()
+    assert not [f for f in found if f.kind == kinds.CLASS_IMBALANCE]  # said once, with the batches
+
+
+def test_the_findings_are_worded_in_korean():
+    found = sampling_findings(loaderlab.record(loader(1.0 / np.bincount(LABELS)), sample_info=label_of))
+    assert found and all("에폭" in f.text("ko") or "가중치" in f.text("ko") for f in found)

@@ -41,13 +41,13 @@ def split_run(argv: list[str]) -> tuple[list[str], list[str]]:
     i = 0
     while i < len(argv):
         token = argv[i]
-        if token in ("-o", "--output", "--label"):
+        if token in ("-o", "--output", "--label", "--tune-budget"):
             own += argv[i:i + 2]
             i += 2
-        elif token.startswith(("--output=", "--label=")) or (token.startswith("-o") and token != "-o"):
+        elif token.startswith(("--output=", "--label=", "--tune-budget=")) or (token.startswith("-o") and token != "-o"):
             own.append(token)
             i += 1
-        elif token in ("-h", "--help"):
+        elif token in ("-h", "--help", "--tune"):
             own.append(token)
             i += 1
         elif token == "--":
@@ -60,11 +60,12 @@ def split_run(argv: list[str]) -> tuple[list[str], list[str]]:
 def add_parsers(commands: Any, raw: type) -> None:
     run = commands.add_parser(
         "run", help="run your training script unchanged and trace its DataLoaders", formatter_class=raw,
-        usage="python -m loaderlab run [-o TRACE] [--label KEY] SCRIPT.py [ARGS ...]\n"
-              "       python -m loaderlab run [-o TRACE] [--label KEY] -m MODULE [ARGS ...]",
+        usage="python -m loaderlab run [-o TRACE] [--label KEY] [--tune [--tune-budget B]] SCRIPT.py [ARGS ...]\n"
+              "       python -m loaderlab run [-o TRACE] [--label KEY] [--tune [--tune-budget B]] -m MODULE [ARGS ...]",
         description=RUN_HELP,
         epilog="examples:\n  python -m loaderlab run train.py --epochs 3\n"
                "  python -m loaderlab run -o val_trace -m mypackage.train --config c.yaml\n"
+               "  python -m loaderlab run --tune train.py      # measure num_workers/prefetch_factor inside the job\n"
                "  torchrun --nproc-per-node 2 -m loaderlab run -o trace train.py   # trace/rank0.lltrace, rank1.lltrace\n"
                "  python -m loaderlab report trace.lltrace --loader train_loader\n")
     run.add_argument("-o", "--output", default="trace", metavar="TRACE",
@@ -73,6 +74,14 @@ def add_parsers(commands: Any, raw: type) -> None:
     run.add_argument("--label", metavar="KEY", default=None,
                      help="where each sample keeps its class, when the guess is wrong: a dict key, or a position "
                           "as digits (default: the second item of a tuple, or a label/labels/target/y key)")
+    run.add_argument("--tune", action="store_true",
+                     help="measure, inside the job, the settings that leave the batches alone (num_workers, "
+                          "prefetch_factor; pin_memory where a GPU exists): the first batches go, a slice at a time "
+                          "and in turn, to loaders with each setting, with your real step between batches; the "
+                          "measured best runs the rest of the job and `report` prints what each one measured")
+    run.add_argument("--tune-budget", default="10%", metavar="B",
+                     help="the most time tuning may take: a share of the first epoch at your own setting (10%%, "
+                          "the default) or seconds (30, 30s)")
     run.add_argument("script", nargs="*", metavar="SCRIPT.py [ARGS]", help="the script and its own arguments")
 
     stacks = commands.add_parser(
@@ -93,6 +102,7 @@ def add_parsers(commands: Any, raw: type) -> None:
 
 
 def run_command(args: argparse.Namespace, rest: list[str]) -> int:
+    from ..jobs.candidates import parse_budget
     from ..jobs.job import run_job
     from ..jobs.script import ScriptNotFound, Target
 
@@ -106,7 +116,15 @@ def run_command(args: argparse.Namespace, rest: list[str]) -> int:
     folder = os.path.dirname(os.path.abspath(args.output))
     if not os.path.isdir(folder):  # checked first: a long job should not be lost to a typo
         raise UserError(f"cannot write {args.output}: there is no folder {folder}")
-    return run_job(target, args.output, args.label)
+    tune = None
+    if args.tune:
+        try:
+            tune = parse_budget(args.tune_budget)
+        except ValueError as exc:
+            raise UserError(str(exc)) from None
+    elif args.tune_budget != "10%":
+        raise UserError("--tune-budget needs --tune: `python -m loaderlab run --tune --tune-budget 30 train.py`")
+    return run_job(target, args.output, args.label, tune)
 
 
 def cmd_stacks(args: argparse.Namespace) -> None:

@@ -199,6 +199,9 @@ def select_loader(frame: pd.DataFrame, name: str) -> pd.DataFrame:
         attrs["label_sources"] = entry["label_sources"]
     if entry.get("bandwidth"):
         attrs["bandwidth"] = entry["bandwidth"]
+    attrs.pop("tuning", None)
+    if entry.get("tuning"):  # run --tune: what each setting measured inside the job
+        attrs["tuning"] = entry["tuning"]
     if "rank_loaders" in attrs:
         attrs["samplers"] = [(r.get(name) or {}).get("sampler") or {} for r in attrs["rank_loaders"]]
     attrs["selected_loader"] = name

@@ -15,9 +15,11 @@ of pandas, plotly or streamlit.
 
 from __future__ import annotations
 
+import time
 import weakref
 from typing import Any
 
+import torch
 import torch.utils.data
 
 from ..engine import events as ev
@@ -30,23 +32,27 @@ from . import interrupts
 from .origins import ORIGIN, wrapper_entry
 from .patch import torch_iter
 from .stacks import StackDumpInit
+from .tuner import Done, Tuner
 
 
 class LoaderTrace:
     """A user loader's name, site, tracer and clone (built at its first ``iter()``)."""
 
     def __init__(self, loader: torch.utils.data.DataLoader, name: str, site: tuple, stacks_dir: str | None,
-                 label_key: str | None = None) -> None:
-        self.name, self.site = name, site
+                 label_key: str | None = None, tune: tuple[str, float] | None = None) -> None:
+        self.name, self.site, self.loader, self.stacks_dir = name, site, loader, stacks_dir
         # labels and lengths read from what the dataset returns: the label, padding and duplicate findings
         self.tracer = ev.ListTracer(SampleGuess.for_loader(loader, label_key))
-        self.channel = EventChannel(loader, self.tracer)
+        iterable = isinstance(loader.dataset, torch.utils.data.IterableDataset)
+        # run --tune: an IterableDataset's stream restarts with each iterator and is split by num_workers, so
+        # no setting can be switched inside the job without changing its batches
+        self.tune_skipped = "iterable" if tune and iterable else None
+        self.tuner = Tuner(loader, name, tune) if tune and not iterable else None
+        self.channel = EventChannel(loader, self.tracer, workers=True if self.tuner else None)
         self.dial = EpochDial()
-        self.clone = traced_clone(loader, self.tracer, self.channel.queue, self.dial)
-        if loader.num_workers > 0 and stacks_dir is not None:
-            # runs in each worker before the user's own worker_init_fn: a stack dump on request
-            init = self.clone.worker_init_fn
-            init.inner = StackDumpInit(init.inner, stacks_dir, name)
+        self.indices: _Resumable | None = None  # run --tune: the epoch's index batches, handed to the clone
+        self.seed_drawn = False
+        self.clone = None if self.tuner else self._clone()
         self.sampler = epoch_sampler(loader)
         self.label_sources = label_sources(loader)  # what the data and the sampler say of labels (issue 35)
         origin = loader.__dict__.get(ORIGIN)
@@ -59,12 +65,32 @@ class LoaderTrace:
         self.batches = 0
         self.iterators: weakref.WeakSet = weakref.WeakSet()
 
+    def _clone(self, setting: dict[str, Any] | None = None) -> torch.utils.data.DataLoader:
+        tuned = {}
+        if setting is not None:  # run --tune: the adopted setting, fed the epoch's index batches
+            index_sampler = self.loader.batch_sampler if self.loader.batch_sampler is not None else self.loader.sampler
+            self.indices = _Resumable(index_sampler)
+            tuned = dict(setting=setting, generator=torch.Generator().manual_seed(0), indices=self.indices)
+        clone = traced_clone(self.loader, self.tracer, self.channel.queue, self.dial, **tuned)
+        if clone.num_workers > 0 and self.stacks_dir is not None:
+            # runs in each worker before the user's own worker_init_fn: a stack dump on request
+            init = clone.worker_init_fn
+            init.inner = StackDumpInit(init.inner, self.stacks_dir, self.name)
+        return clone
+
     def describe(self, bandwidth: dict[str, Any] | None = None) -> dict[str, Any]:
         """This loader's entry in the trace's ``loaders`` metadata (JSON-able); ``bandwidth``: the GPU's
         copy bandwidths (:func:`~loaderlab.trace.recording.bandwidth.host_to_device`), kept where it pins."""
         path, line, _ = self.site
-        out = {"site": f"{path}:{line}", "settings": self.settings, "sampler": sampler_settings(self.sampler),
+        settings = self.settings
+        if self.tuner is not None and self.tuner.adopted:  # the events were recorded with the adopted setting
+            settings = {**settings, **self.tuner.adopted_setting().as_dict()}
+        out = {"site": f"{path}:{line}", "settings": settings, "sampler": sampler_settings(self.sampler),
                "epochs": self.epochs}
+        if self.tuner is not None:
+            out["tuning"] = self.tuner.record()
+        elif self.tune_skipped:
+            out["tuning"] = {"skipped": self.tune_skipped}
         if self.label_sources:
             out["label_sources"] = self.label_sources
         if bandwidth and self.settings.get("pin_memory"):  # what not pinning would cost, on this GPU
@@ -78,7 +104,34 @@ class LoaderTrace:
         own = getattr(self.sampler, "epoch", None)
         self.tracer.emit(ev.EPOCH_BEGIN, ev.MAIN_PROCESS, epoch, arg0=own if isinstance(own, int) else ev.NO_ARG)
         set_process_tracer(self.tracer, epoch)  # samples fetched in this process (num_workers=0)
-        it = TracedIterator(self, torch_iter(self.clone), epoch)
+        it = TracedIterator(self, torch_iter(self.clone), epoch) if self.tuner is None else self._tuned_epoch(epoch)
+        self.iterators.add(it)
+        return it
+
+    # --- run --tune ---
+
+    def _tuned_epoch(self, epoch: int) -> Any:
+        """The epoch's index batches drawn as torch's ``iter(loader)`` draws them (the sampler's iterator,
+        then the worker seed from the loader's generator where torch draws one), served by the tuner while
+        it tunes and by the clone with the adopted setting after."""
+        if not self.tuner.done:
+            self.tuner.end_epoch(time.perf_counter())  # a slice the script cut short with a break
+        index_sampler = self.loader.batch_sampler if self.loader.batch_sampler is not None else self.loader.sampler
+        indices = iter(index_sampler)
+        if not (self.loader.persistent_workers and self.loader.num_workers > 0 and self.seed_drawn):
+            torch.empty((), dtype=torch.int64).random_(generator=self.loader.generator)
+        self.seed_drawn = True
+        if self.tuner.done:
+            return self.rest_of_epoch(indices, epoch, 0)
+        return TuningIterator(self, indices, epoch)
+
+    def rest_of_epoch(self, indices: Any, epoch: int, first: int) -> "TracedIterator":
+        """The clone with the adopted setting, from batch ``first`` of the epoch on."""
+        if self.clone is None:
+            self.clone = self._clone(self.tuner.adopted_setting().as_dict())
+        self.indices.pending = indices
+        self.clone._index_sampler.first = first
+        it = TracedIterator(self, torch_iter(self.clone), epoch, first)
         self.iterators.add(it)
         return it
 
@@ -86,7 +139,10 @@ class LoaderTrace:
         """End every open consumer span, stop every worker, then collect the workers' last events."""
         for it in list(self.iterators):
             it.close()
-        for inner in [it.inner for it in list(self.iterators)] + [self.clone._iterator]:
+        if self.tuner is not None:
+            self.tuner.abandon()
+        clones = [self.clone._iterator] if self.clone is not None else []
+        for inner in [getattr(it, "inner", None) for it in list(self.iterators)] + clones:
             if hasattr(inner, "_shutdown_workers"):
                 inner._shutdown_workers()
         self.channel.close()
@@ -95,9 +151,9 @@ class LoaderTrace:
 class TracedIterator:
     """What ``iter(loader)`` returns to the script: the clone's iterator, timed from outside."""
 
-    def __init__(self, owner: LoaderTrace, inner: Any, epoch: int) -> None:
+    def __init__(self, owner: LoaderTrace, inner: Any, epoch: int, first: int = 0) -> None:
         self.owner, self.inner, self.epoch = owner, inner, epoch
-        self.position = 0
+        self.position = first
         self.handed: int | None = None  # the batch the script holds now (its consumer span is open)
         self.ended = False
 
@@ -151,3 +207,58 @@ class TracedIterator:
             self._end_consumer()
         except Exception:  # noqa: BLE001 - interpreter shutdown
             pass
+
+
+class _Resumable:
+    """The clone's (batch) sampler under ``run --tune``: the epoch's iterator the tuner began, else the
+    user's sampler itself."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner, self.pending = inner, None
+
+    def __iter__(self):
+        it, self.pending = self.pending, None
+        return it if it is not None else iter(self.inner)
+
+    def __len__(self) -> int:
+        return len(self.inner)
+
+
+class TuningIterator:
+    """What ``iter(loader)`` returns under ``run --tune`` while the tuner runs: its batches, then the
+    adopted clone's for the rest of the epoch. Tuned batches are handed to the script but not traced."""
+
+    def __init__(self, owner: LoaderTrace, indices: Any, epoch: int) -> None:
+        self.owner, self.indices, self.epoch = owner, indices, epoch
+        self.position = 0
+        self.rest: TracedIterator | None = None
+        self.ended = False
+
+    def __iter__(self) -> "TuningIterator":
+        return self
+
+    def __len__(self) -> int:
+        return len(self.owner.loader)
+
+    def __next__(self) -> Any:
+        interrupts.raise_pending()
+        if self.rest is not None:
+            return next(self.rest)
+        if self.ended:
+            raise StopIteration
+        try:
+            batch = self.owner.tuner.next_batch(self.indices, time.perf_counter())
+        except Done:
+            self.rest = self.owner.rest_of_epoch(self.indices, self.epoch, self.position)
+            return next(self.rest)
+        except StopIteration:
+            self.ended = True
+            self.owner.tracer.emit(ev.EPOCH_END, ev.MAIN_PROCESS, self.epoch)
+            raise
+        self.position += 1
+        self.owner.batches += 1
+        return batch
+
+    def close(self) -> None:
+        if self.rest is not None:
+            self.rest.close()

@@ -16,10 +16,11 @@ from .diagnosis import TEXTS as DIAGNOSIS_TEXTS
 from .findings import TEXTS as FINDING_TEXTS
 from .imbalance import TEXTS as IMBALANCE_TEXTS
 from .report import TEXTS as REPORT_TEXTS
+from .tuning import TEXTS as TUNING_TEXTS
 from .wording import by_language, check, lookup
 
 WORDS: dict = {}
-for _part in (FINDING_TEXTS, IMBALANCE_TEXTS, DIAGNOSIS_TEXTS, REPORT_TEXTS):
+for _part in (FINDING_TEXTS, IMBALANCE_TEXTS, DIAGNOSIS_TEXTS, REPORT_TEXTS, TUNING_TEXTS):
     if WORDS.keys() & _part.keys():
         raise KeyError(f"text keys defined twice: {sorted(WORDS.keys() & _part.keys())}")
     WORDS.update(_part)

@@ -15,6 +15,7 @@ from .label_report import labels_document
 from ..core import shared_tables
 from .suggestions import suggest, Suggestion, why_none
 from .summary import RunSummary, summarise
+from .tuning import tuning_document, tuning_suggestions
 from .bottleneck import Verdict, verdict
 from ...texts import text
 
@@ -45,6 +46,13 @@ def _diagnosis(trace: Any, lang: str, replay: bool, summary: RunSummary | None, 
            "findings": [finding_dict(f, lang) for f in all_findings(trace)],
            "suggestions": [s.as_dict(lang) for s in suggestions],
            "labels": labels_document(trace)}  # the three label distributions per epoch (issue 35)
+    for s in out["suggestions"]:  # scripts read `measured`: the model's are predictions, never measurements
+        s.setdefault("measured", False)
+    record = getattr(trace, "attrs", {}).get("tuning")
+    if record:  # run --tune: the measured table, and its best first among the suggestions
+        out["tuning"] = tuning_document(record, lang, getattr(trace, "attrs", {}).get("epochs") or 1)
+        out["suggestions"] = tuning_suggestions(record, getattr(trace, "attrs", {}).get("epochs") or 1) + \
+            out["suggestions"]
     if not suggestions and replay:
         out["no_suggestion"] = text("suggestion.none", lang,
                                                   why=text(why_none(found, trace), lang))

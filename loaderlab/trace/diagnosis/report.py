@@ -19,6 +19,7 @@ from .findings import all_findings
 from .label_report import distribution_lines
 from ..core import as_run, events_of, Run, settings, shared_tables, size_text
 from .summary import summarise
+from .tuning import tuning_lines
 
 SETTING_KEYS = ("dataset", "dataset_len", "batch_size", "sampler", "num_workers", "prefetch_factor", "in_order",
                 "persistent_workers", "pin_memory", "multiprocessing_context")
@@ -70,6 +71,9 @@ def _report(frame: pd.DataFrame | Run, lang: str, suggestions: list | None = Non
         tensors = int(payload.tensors) if not math.isnan(payload.tensors) else "?"
         lines.append(text("report.payload", lang, tensors=tensors, size=size_text(payload.nbytes)))
 
+    tuned = tuning_lines(getattr(frame, "attrs", {}).get("tuning"), lang, getattr(frame, "attrs", {}).get("epochs"))
+    if tuned:  # run --tune: what was measured comes before what the model reads from the trace
+        lines += ["", *tuned]
     lines += ["", *diagnosis_lines(frame, lang, suggestions)]  # the verdict first: what to look at
     lines += ["", text("report.throughput", lang)]
     for r in throughput(frame).itertuples():

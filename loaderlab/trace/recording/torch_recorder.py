@@ -264,12 +264,14 @@ class TracedSampler:
 
     def __init__(self, inner, tracer: ev.Tracer, epoch: int, batched: bool) -> None:
         self.inner, self.tracer, self.epoch, self.batched = inner, tracer, epoch, batched
+        self.first = 0  # the next iter()'s first batch number (`run --tune` hands the epoch's head elsewhere)
 
     def __len__(self) -> int:
         return len(self.inner)
 
     def __iter__(self):
-        for batch, indices in enumerate(self.inner):
+        first, self.first = self.first, 0
+        for batch, indices in enumerate(self.inner, first):
             listed, samples = ev.index_list(indices)
             self.tracer.emit(ev.SAMPLER_YIELD, ev.MAIN_PROCESS, self.epoch, batch, arg0=samples, indices=listed)
             if self.batched:
@@ -294,15 +296,23 @@ class EpochDial:
 
 
 def traced_clone(loader: torch.utils.data.DataLoader, tracer: ev.Tracer, event_queue,
-                 dial: EpochDial) -> torch.utils.data.DataLoader:
+                 dial: EpochDial, setting: dict[str, Any] | None = None, generator: Any = None,
+                 indices: Any = None) -> torch.utils.data.DataLoader:
     """A torch DataLoader equal to ``loader`` but for the wrappers above; ``dial`` gets the parts that
-    must know which epoch runs."""
+    must know which epoch runs. ``run --tune`` passes the ``setting`` it adopted (``num_workers``,
+    ``prefetch_factor``, ``pin_memory``), a private ``generator`` and the (batch) sampler's stand-in
+    ``indices`` (same batches, see :mod:`loaderlab.jobs.tuner`)."""
     common = dict(num_workers=loader.num_workers, pin_memory=loader.pin_memory, timeout=loader.timeout,
                   multiprocessing_context=loader.multiprocessing_context, generator=loader.generator,
                   prefetch_factor=loader.prefetch_factor, persistent_workers=loader.persistent_workers,
                   pin_memory_device=loader.pin_memory_device, in_order=loader.in_order,
                   collate_fn=TracedCollate(loader.collate_fn))
-    if loader.num_workers > 0:
+    if setting is not None:
+        workers = setting["num_workers"]
+        common.update(setting, generator=generator, persistent_workers=loader.persistent_workers and workers > 0,
+                      timeout=loader.timeout if workers else 0,
+                      multiprocessing_context=loader.multiprocessing_context if workers else None)
+    if common["num_workers"] > 0:
         common["worker_init_fn"] = TracedWorkerInit(loader.worker_init_fn, event_queue, tracer.sample_info)
         dial.parts.append(common["worker_init_fn"])
     if isinstance(loader.dataset, torch.utils.data.IterableDataset):
@@ -310,10 +320,10 @@ def traced_clone(loader: torch.utils.data.DataLoader, tracer: ev.Tracer, event_q
                                             drop_last=loader.drop_last, **common)
         return with_pin_stage(clone, tracer, dial)
     if loader.batch_sampler is not None:
-        sampler = TracedSampler(loader.batch_sampler, tracer, 0, batched=True)
+        sampler = TracedSampler(loader.batch_sampler if indices is None else indices, tracer, 0, batched=True)
         clone = torch.utils.data.DataLoader(TracedMapDataset(loader.dataset), batch_sampler=sampler, **common)
     else:
-        sampler = TracedSampler(loader.sampler, tracer, 0, batched=False)
+        sampler = TracedSampler(loader.sampler if indices is None else indices, tracer, 0, batched=False)
         clone = torch.utils.data.DataLoader(TracedMapDataset(loader.dataset), sampler=sampler, batch_size=None,
                                             **common)
     dial.parts.append(sampler)
@@ -323,11 +333,11 @@ def traced_clone(loader: torch.utils.data.DataLoader, tracer: ev.Tracer, event_q
 class EventChannel:
     """The worker → main event queue and the thread that empties it into the main tracer."""
 
-    def __init__(self, loader: torch.utils.data.DataLoader, tracer: ev.Tracer) -> None:
+    def __init__(self, loader: torch.utils.data.DataLoader, tracer: ev.Tracer, workers: bool | None = None) -> None:
         from ...engine.multi import collect_events
 
         ctx = loader.multiprocessing_context or torch.multiprocessing
-        self.queue = ctx.Queue() if loader.num_workers > 0 else None
+        self.queue = ctx.Queue() if (loader.num_workers > 0 if workers is None else workers) else None
         self.thread = None
         if self.queue is not None:
             self.thread = threading.Thread(target=collect_events, args=(self.queue, tracer), daemon=True,

@@ -1,0 +1,279 @@
+"""``run --tune``: the job's own batches served in slices by loaders with other settings, each one timed.
+
+Twin of nothing in torch. The tuner pulls the epoch's index batches from the user's sampler as torch would
+(lazily, in the main process, after the epoch's worker seed is drawn) and hands them, a slice at a time, to
+one candidate loader after another (A B C A B C …: the machine's drift falls on all alike). Each candidate
+is a plain torch DataLoader over the user's own dataset, collate_fn and worker_init_fn, with a private
+generator (its seeds never touch the user's random streams) and its workers kept between its slices. The
+script's loop runs between batches as always, so each slice's time holds the user's real step.
+
+A slice's rate counts the batches after the pipeline's first fill (the first ``num_workers`` batches arrive
+together); a candidate's first slice starts its workers and is start-up, never a rate. Tuning stops when
+its time budget is spent or every candidate left has ``ROUNDS`` measured slices; candidates far behind the
+leader are dropped after ``MIN_ROUNDS`` rounds. The measured best (:func:`~loaderlab.trace.diagnosis.tuning.
+tuning_choice`, also what the report prints) is then adopted for the rest of the job. Knows nothing of
+files (:mod:`.stream`), plotly or streamlit.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+import warnings
+from typing import Any, Iterator
+
+import torch
+import torch.utils.data
+
+from ..trace.diagnosis.tuning import MIN_ROUNDS, rates, setting_text, tuning_choice
+from .candidates import Setting, candidates, own_setting
+from .patch import torch_iter
+
+ROUNDS = 5  # measured slices per candidate before tuning ends on its own
+TARGET_SLICES = 4  # slices per candidate the budget is planned for (its warm-up and three rounds)
+SLICE_S = (0.1, 5.0)  # a slice's planned length, at least and at most
+DROP_BELOW = 0.8  # a candidate whose best slice is under this share of the leader's median is dropped
+FIRST_SLICE = 4  # batches of the job's own first slice, before its time per batch is known
+
+
+class Feed:
+    """A candidate's batch sampler: the slice it is given, once (torch asks ``iter()`` at each reset)."""
+
+    def __init__(self) -> None:
+        self.items: list = []
+
+    def __iter__(self) -> Iterator:
+        return iter(self.items)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+
+class Candidate:
+    """A plain torch DataLoader with one candidate setting over the user's dataset (see the docstring)."""
+
+    def __init__(self, loader: torch.utils.data.DataLoader, setting: Setting) -> None:
+        self.setting = setting
+        self.feed = Feed()
+        workers = setting.num_workers
+        common = dict(num_workers=workers, collate_fn=loader.collate_fn, pin_memory=setting.pin_memory,
+                      timeout=loader.timeout if workers else 0, in_order=loader.in_order,
+                      generator=torch.Generator().manual_seed(0))
+        if workers:
+            common.update(prefetch_factor=setting.prefetch_factor, persistent_workers=True,
+                          worker_init_fn=loader.worker_init_fn, multiprocessing_context=loader.multiprocessing_context)
+        with warnings.catch_warnings():  # torch's worker-count warning is the tuner's business, not the job's
+            warnings.simplefilter("ignore")
+            if loader.batch_sampler is not None:
+                self.loader = torch.utils.data.DataLoader(loader.dataset, batch_sampler=self.feed, **common)
+            else:
+                self.loader = torch.utils.data.DataLoader(loader.dataset, sampler=self.feed, batch_size=None,
+                                                          **common)
+        self.iterator: Any = None
+        self.slices: list[dict[str, Any]] = []
+        self.first_waits: list[float] = []
+        self.active = True
+
+    def start(self, items: list) -> None:
+        self.feed.items = items
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            self.iterator = torch_iter(self.loader)
+
+    def close(self) -> None:
+        it, self.iterator = self.iterator, None
+        it = it or self.loader._iterator
+        if hasattr(it, "_shutdown_workers"):
+            it._shutdown_workers()
+        self.loader._iterator = None
+
+    def record(self) -> dict[str, Any]:
+        warm = self.first_waits[0] if self.first_waits else None
+        later = sorted(self.first_waits[1:])
+        startup = None
+        if warm is not None and later:
+            startup = round(max(0.0, warm - later[len(later) // 2]), 6)
+        return {"setting": self.setting.as_dict(), "startup_s": startup, "slices": list(self.slices)}
+
+
+class Slice:
+    """One candidate's turn: its batches, the times the job asked for each, and when its last step ended."""
+
+    def __init__(self, who: int, items: list, started: float, round_: int) -> None:
+        self.who, self.items, self.started, self.round = who, items, started, round_
+        self.requests: list[float] = []  # time of the job's request for each batch
+        self.handed = 0
+
+    def samples(self, lo: int) -> int:
+        return sum(len(b) if isinstance(b, (list, tuple)) else 1 for b in self.items[lo:])
+
+
+class Tuner:
+    """Tries the candidates over one loader's first batches, epoch after epoch, until it is done."""
+
+    def __init__(self, loader: torch.utils.data.DataLoader, name: str, budget: tuple[str, float]) -> None:
+        self.loader, self.name, self.budget = loader, name, budget
+        self.own = own_setting(loader)
+        self.settings = candidates(self.own, device=torch.cuda.is_available())
+        self.cands: dict[int, Candidate] = {}
+        self.order = list(range(len(self.settings)))
+        self.turn = 0
+        self.round = 0
+        self.slice: Slice | None = None
+        self.slice_batches: int | None = None
+        self.budget_s: float | None = budget[1] if budget[0] == "seconds" else None
+        self.spent = 0.0
+        self.started: float | None = None
+        self.done = False
+        self.stopped = ""
+        self.adopted: int | None = None
+        self.tty = sys.stderr.isatty()
+
+    # --- serving batches ---
+
+    def next_batch(self, indices: Iterator, now: float) -> Any:
+        """The next batch of the job from the candidate whose turn it is; StopIteration at the epoch's end.
+        ``now``: when the job asked (the end of its step on the batch before)."""
+        if self.slice is not None and self.slice.handed == len(self.slice.items):
+            self._end_slice(now)
+        if self.done:
+            raise Done()
+        if self.slice is None:
+            self._start_slice(indices, now)
+        s = self.slice
+        s.requests.append(now)
+        batch = next(self.cands[s.who].iterator)
+        if s.handed == 0:
+            self.cands[s.who].first_waits.append(time.perf_counter() - s.started)
+        s.handed += 1
+        return batch
+
+    def _start_slice(self, indices: Iterator, now: float) -> None:
+        if self.started is None:
+            self.started = now
+        who = self.order[self.turn]
+        if who not in self.cands:
+            self.cands[who] = Candidate(self.loader, self.settings[who])
+        fill = self._fill(self.settings[who])
+        if self.slice_batches is None:  # the job's own first slice: it plans the others
+            n = max(FIRST_SLICE, fill + 3)
+        elif not self.cands[who].first_waits and fill:  # a start-up slice: long enough to see the first fill
+            n = fill + 3
+        else:
+            n = self.slice_batches
+        items = [b for _, b in zip(range(n), indices)]
+        if not items:
+            raise StopIteration
+        self.slice = Slice(who, items, now, self.round)
+        self.cands[who].start(items)
+
+    @staticmethod
+    def _fill(setting: Setting) -> int:
+        return setting.num_workers
+
+    def _end_slice(self, now: float) -> None:
+        s, self.slice = self.slice, None
+        cand = self.cands[s.who]
+        lo = min(max(1, self._fill(cand.setting)), len(s.items) - 2)
+        warm = not cand.slices and cand.setting.num_workers > 0  # without workers nothing starts up
+        if lo >= 1 and len(s.items) >= 3 and now > s.requests[lo]:
+            cand.slices.append({"round": s.round, "samples": s.samples(lo), "seconds": round(now - s.requests[lo], 6),
+                                "warm": warm, "batches": len(s.items)})
+        elif warm:
+            cand.slices.append({"round": s.round, "samples": 0, "seconds": 0.0, "warm": True, "batches": len(s.items)})
+        self.spent = now - self.started
+        if self.slice_batches is None and s.who == 0:
+            self._plan(s, now)
+        self.turn += 1
+        if self.turn >= len(self.order):
+            self.turn = 0
+            self.round += 1
+            self._drop_laggards()
+        self._progress()
+        if self.budget_s is not None and self.spent >= self.budget_s:
+            self._finish("budget")
+        elif all(len(rates(self.cands[i].record())) >= ROUNDS for i in self.order if i in self.cands) \
+                and len(self.cands) == len(self.settings):
+            self._finish("rounds")
+
+    def _plan(self, first: Slice, now: float) -> None:
+        """Slice length and budget from the job's own first slice (its time per batch, steps included)."""
+        per_batch = (now - first.started) / len(first.items)
+        if self.budget_s is None:
+            try:
+                batches = len(self.loader.batch_sampler if self.loader.batch_sampler is not None
+                              else self.loader.sampler)
+            except TypeError:
+                batches = 0
+            self.budget_s = self.budget[1] * batches * per_batch if batches else 30.0
+        per_slice = self.budget_s / (len(self.settings) * TARGET_SLICES)
+        per_slice = min(max(per_slice, SLICE_S[0]), SLICE_S[1])
+        widest = max(self._fill(s) for s in self.settings)
+        self.slice_batches = max(2 * widest + 2, FIRST_SLICE, math.ceil(per_slice / max(per_batch, 1e-6)))
+
+    def _drop_laggards(self) -> None:
+        if self.round < MIN_ROUNDS:
+            return
+        medians = {i: sorted(r)[len(r) // 2] for i in self.order if i in self.cands and (r := rates(self.cands[i].record()))}
+        if not medians:
+            return
+        lead = max(medians.values())
+        for i in list(self.order):
+            r = rates(self.cands[i].record()) if i in self.cands else []
+            if i != 0 and r and max(r) < DROP_BELOW * lead:
+                self.order.remove(i)
+                self.cands[i].active = False
+                self.cands[i].close()  # its workers go now: they would only hold memory
+
+    def _finish(self, why: str) -> None:
+        self.done, self.stopped = True, why
+        choice = tuning_choice(self.record())
+        self.adopted = choice.best if not choice.keep else 0
+        for cand in self.cands.values():
+            cand.close()
+        self._progress(final=True)
+
+    def end_epoch(self, now: float) -> None:
+        """The job's epoch ended: a slice cut short still counts (a short slice gives no rate)."""
+        if self.slice is not None and self.slice.handed == len(self.slice.items):
+            self._end_slice(now)
+        elif self.slice is not None:  # the epoch ended inside a slice: keep what the sampler gave
+            self.slice.items = self.slice.items[:self.slice.handed]
+            self._end_slice(now)
+
+    def abandon(self) -> None:
+        """The job ended (or let go of the loader) before tuning was done."""
+        if not self.done:  # nothing adopted: the job's own setting ran throughout
+            self.done, self.stopped = True, "job_ended"
+        for cand in self.cands.values():
+            cand.close()
+
+    # --- what it measured ---
+
+    def record(self) -> dict[str, Any]:
+        cands = [self.cands[i].record() if i in self.cands else {"setting": s.as_dict(), "startup_s": None,
+                                                                   "slices": []}
+                 for i, s in enumerate(self.settings)]
+        return {"own": self.own.as_dict(), "candidates": cands, "budget_s": self.budget_s,
+                "spent_s": round(self.spent, 6), "slice_batches": self.slice_batches, "stopped": self.stopped,
+                "adopted": self.adopted, "budget": {"kind": self.budget[0], "value": self.budget[1]}}
+
+    def adopted_setting(self) -> Setting:
+        return self.settings[self.adopted or 0]
+
+    def _progress(self, final: bool = False) -> None:
+        budget = f"{self.spent:.1f} of {self.budget_s:.1f} s" if self.budget_s else f"{self.spent:.1f} s"
+        if final:
+            text = (f"loaderlab run --tune: {self.name}: tried {len(self.cands)} settings in {budget}; "
+                    f"the rest of the job runs with {setting_text(self.adopted_setting().as_dict())}")
+        else:
+            who = self.settings[self.order[self.turn]] if self.order else self.own
+            text = (f"loaderlab run --tune: {self.name}: round {self.round + 1}, next {setting_text(who.as_dict())} "
+                    f"({len(self.order)} settings left), {budget}")
+        sys.stderr.write(f"\r{text}\033[K" + ("\n" if final else "") if self.tty else f"{text}\n")
+        sys.stderr.flush()
+
+
+class Done(Exception):
+    """Tuning ended at this request: the rest of the epoch goes to the adopted traced loader."""

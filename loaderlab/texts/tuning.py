@@ -1,0 +1,101 @@
+"""The words of ``run --tune``: the report's table of what each setting measured inside the job, the measured
+suggestion, and what tuning kept and did not keep (``tuning.*``), each key's English and Korean side by side.
+
+Part of :data:`loaderlab.texts.words.WORDS`. Setting names (``num_workers=4``) stay as code in every language.
+Knows nothing of how the settings are measured.
+"""
+
+from .wording import Plural
+
+TEXTS = {
+    "tuning.title": {
+        "en": "Measured inside your job (run --tune): samples per second of each setting, your step between "
+              "batches, {rounds_note}",
+        "ko": "작업 안에서 잰 값(run --tune): 배치 사이에 여러분의 스텝을 그대로 돌리며 잰 설정별 초당 샘플 수, "
+              "{rounds_note}",
+    },
+    "tuning.rounds_note": {
+        "en": Plural("slices", "slices of {slice_batches} batches taken in turn ({slices} slice in all)",
+                     "slices of {slice_batches} batches taken in turn ({slices} slices in all)"),
+        "ko": "{slice_batches}배치씩 번갈아 잰 조각(모두 {slices}개)",
+    },
+    "tuning.row": {
+        "en": "  {mark} {setting}: {median} samples/s (lowest {low}, highest {high}; {rounds} rounds){vs}{startup}",
+        "ko": "  {mark} {setting}: 초당 {median} 샘플(최저 {low}, 최고 {high}; {rounds}회){vs}{startup}",
+    },
+    "tuning.row_unmeasured": {
+        "en": "  {mark} {setting}: not measured ({why})",
+        "ko": "  {mark} {setting}: 재지 못함({why})",
+    },
+    "tuning.why.dropped": {"en": "dropped: far behind the leader", "ko": "선두보다 한참 느려 제외"},
+    "tuning.why.budget": {"en": "the time budget ran out first", "ko": "시간 예산이 먼저 다 됨"},
+    "tuning.why.warm_only": {"en": "only its start-up slice ran", "ko": "시작 조각만 돌았음"},
+    "tuning.vs_own": {"en": ", {ratio:.2f}× yours", "ko": ", 여러분 설정의 {ratio:.2f}배"},
+    "tuning.startup": {"en": ", start-up {seconds:.2f} s", "ko": ", 시작 {seconds:.2f}초"},
+    "tuning.mark.own": {"en": "yours", "ko": "현재"},
+    "tuning.mark.best": {"en": "best", "ko": "최선"},
+    "tuning.mark.other": {"en": "·", "ko": "·"},
+    "tuning.suggest": {
+        "en": "Suggestion (measured in your job): {change}: {speedup:.2f}× the samples per second of your setting "
+              "({best} against {own} samples/s, medians of {rounds} and {own_rounds} rounds; faster than yours in "
+              "{wins} of the {paired} rounds both ran).",
+        "ko": "제안(여러분의 작업에서 잼): {change}: 현재 설정의 {speedup:.2f}배 초당 샘플 수(초당 {best} 대 {own}, "
+              "각각 {rounds}회와 {own_rounds}회의 중앙값; 둘 다 돈 {paired}회 중 {wins}회 더 빠름).",
+    },
+    "tuning.startup_note": {
+        "en": "Its workers took {seconds:.2f} s to start, apart from the rate above: with persistent_workers=False "
+              "that is paid again in each of the job's {epochs} epochs.",
+        "ko": "워커 시작에 {seconds:.2f}초가 걸렸으며 위 속도와 따로 잰 값입니다: persistent_workers=False이면 "
+              "작업의 에폭 {epochs}개마다 다시 듭니다.",
+    },
+    "tuning.keep": {
+        "en": "Keep your settings: no setting measured clearly faster than yours (a win needs {min:.2f}× your "
+              "median and most of the rounds both ran).",
+        "ko": "현재 설정을 유지하세요: 현재보다 분명히 빠른 설정이 없었습니다(현재 중앙값의 {min:.2f}배 이상이고 "
+              "함께 돈 조각 대부분에서 빨라야 합니다).",
+    },
+    "tuning.too_few": {
+        "en": "Too few rounds to tell ({why}): run again with a larger budget, e.g. --tune-budget 30 (seconds) or "
+              "--tune-budget 25%.",
+        "ko": "판단하기엔 잰 횟수가 너무 적습니다({why}): 예산을 늘려 다시 실행하세요. 예: --tune-budget 30(초) "
+              "또는 --tune-budget 25%.",
+    },
+    "tuning.stopped.budget": {"en": "the budget of {budget:.1f} s was spent", "ko": "예산 {budget:.1f}초를 다 씀"},
+    "tuning.stopped.rounds": {"en": "every setting got its rounds", "ko": "모든 설정을 충분히 잼"},
+    "tuning.stopped.job_ended": {"en": "the job ended while tuning", "ko": "튜닝 중 작업이 끝남"},
+    "tuning.adopted": {
+        "en": "The rest of the job ran with {setting} (the measured best; your script still says {own}): the "
+              "events in this trace were recorded with it, the first {tuned} batches (the tuning slices) are not "
+              "in them.",
+        "ko": "작업의 나머지는 {setting}(잰 값 중 최선; 스크립트에는 여전히 {own})로 돌았습니다: 이 트레이스의 "
+              "이벤트는 그 설정으로 기록되었고, 처음 {tuned}개 배치(튜닝 조각)는 들어 있지 않습니다.",
+    },
+    "tuning.kept_own": {
+        "en": "The rest of the job ran with your own setting; the first {tuned} batches (the tuning slices) are "
+              "not in this trace's events.",
+        "ko": "작업의 나머지는 여러분의 설정으로 돌았습니다. 처음 {tuned}개 배치(튜닝 조각)는 이 트레이스의 "
+              "이벤트에 없습니다.",
+    },
+    "tuning.same_batches": {
+        "en": "Every setting was handed the same index batches in the sampler's order, so the loop got the very "
+              "batches it gets without --tune (random augmentation in workers draws from each worker's seed, "
+              "which differs with num_workers, as in torch).",
+        "ko": "모든 설정이 샘플러 순서 그대로 같은 인덱스 배치를 받았으므로 루프는 --tune 없이와 똑같은 배치를 "
+              "받았습니다(워커 안의 무작위 증강은 워커마다의 시드를 쓰며, 이는 torch에서처럼 num_workers에 따라 "
+              "달라집니다).",
+    },
+    "tuning.skipped.iterable": {
+        "en": "run --tune measured nothing for this loader: an IterableDataset's stream starts again with each new "
+              "iterator and is split by num_workers, so no setting can be switched inside the job without "
+              "changing its batches. Try num_workers values as whole runs of the job.",
+        "ko": "run --tune은 이 로더에서 아무것도 재지 않았습니다: IterableDataset의 스트림은 새 이터레이터마다 "
+              "처음부터 다시 시작하고 num_workers에 따라 나뉘므로, 배치를 바꾸지 않고는 작업 안에서 설정을 바꿀 "
+              "수 없습니다. num_workers 값을 바꿔 작업 전체를 따로 돌려 비교하세요.",
+    },
+    "tuning.not_run": {
+        "en": "Suggestions without --tune are directions, not measurements: measure them inside your job with "
+              "`python -m loaderlab run --tune {script}`.",
+        "ko": "--tune 없이 나온 제안은 방향일 뿐 잰 값이 아닙니다: `python -m loaderlab run --tune {script}`로 "
+              "작업 안에서 재 보세요.",
+    },
+}

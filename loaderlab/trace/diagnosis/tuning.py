@@ -1,0 +1,191 @@
+"""What ``run --tune`` measured inside the job: each setting's samples per second, and the measured best.
+
+Twin of nothing in torch. Reads a loader's ``tuning`` record (written by :mod:`loaderlab.jobs.tuner`):
+
+``{"own": SETTING, "candidates": [{"setting": SETTING, "startup_s": S | null, "slices": [SLICE...]}],
+"budget_s", "spent_s", "slice_batches", "stopped", "adopted": INDEX | null}`` where a SETTING is
+``{"num_workers", "prefetch_factor", "pin_memory"}`` and a SLICE is ``{"round", "samples", "seconds",
+"warm"}``: ``samples`` handed to the job in ``seconds`` of its steady part (from the request for the
+batch after the pipeline's first fill to the end of the slice's last step). A warm slice is a
+candidate's first, which started its workers: its time is start-up, never a rate.
+
+The choice is one function (:func:`tuning_choice`): the tuner adopts with it and the report prints it, so
+the two cannot disagree. A speed-up is the ratio of medians against the job's own setting, and a setting
+wins only where it also beat the job's own in most of the rounds both ran (the machine's drift falls on
+both alike within a round). Knows nothing of torch, plotly or streamlit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from statistics import median
+from typing import Any
+
+import pandas as pd
+
+MIN_SPEEDUP = 1.05  # below this a measured difference is not worth an edit of the script
+MIN_ROUNDS = 2
+
+
+@dataclass(frozen=True)
+class TuningChoice:
+    """The measured best: ``best`` indexes ``candidates`` (0 is the job's own); ``keep``: no change wins."""
+
+    best: int
+    speedup: float | None  # median samples/s of best ÷ the job's own; None where either was not measured
+    wins: int  # rounds in which best beat the job's own setting
+    paired: int  # rounds both ran
+    keep: bool
+
+
+def rates(candidate: dict[str, Any]) -> list[float]:
+    """Samples per second of each measured (not warm) slice."""
+    return [s["samples"] / s["seconds"] for s in candidate.get("slices", ())
+            if not s.get("warm") and s.get("seconds", 0) > 0]
+
+
+def _by_round(candidate: dict[str, Any]) -> dict[int, float]:
+    return {s["round"]: s["samples"] / s["seconds"] for s in candidate.get("slices", ())
+            if not s.get("warm") and s.get("seconds", 0) > 0}
+
+
+def tuning_choice(record: dict[str, Any]) -> TuningChoice:
+    cands = record.get("candidates") or []
+    own = rates(cands[0]) if cands else []
+    measured = [(median(r), i) for i, c in enumerate(cands) if len(r := rates(c)) >= MIN_ROUNDS]
+    if len(own) < MIN_ROUNDS or not measured:
+        return TuningChoice(0, None, 0, 0, True)
+    _, best = max(measured)
+    if best == 0:
+        return TuningChoice(0, 1.0, 0, 0, True)
+    mine, theirs = _by_round(cands[0]), _by_round(cands[best])
+    rounds = sorted(set(mine) & set(theirs))
+    wins = sum(theirs[r] > mine[r] for r in rounds)
+    speedup = median(rates(cands[best])) / median(own)
+    keep = speedup < MIN_SPEEDUP or len(rounds) < MIN_ROUNDS or wins * 3 < len(rounds) * 2
+    return TuningChoice(best, speedup, wins, len(rounds), keep)
+
+
+def change_text(setting: dict[str, Any], own: dict[str, Any]) -> str:
+    """``num_workers=4`` — the arguments that differ from the job's own (prefetch_factor only with workers)."""
+    parts = [f"{k}={v}" for k, v in setting.items()
+             if v != own.get(k) and not (k == "prefetch_factor" and not setting.get("num_workers"))]
+    return ", ".join(parts)
+
+
+def setting_text(setting: dict[str, Any]) -> str:
+    text = f"num_workers={setting['num_workers']}"
+    if setting.get("num_workers"):
+        text += f", prefetch_factor={setting.get('prefetch_factor')}"
+    return text + (", pin_memory=True" if setting.get("pin_memory") else "")
+
+
+def tuning_table(record: dict[str, Any]) -> pd.DataFrame:
+    """One row per tried setting, the job's own first: its measured samples/s (median, lowest, highest over
+    its rounds), the rounds it got, its ratio to the job's own median, its start-up, and whether it is the
+    job's own, the measured best, or the setting the rest of the job ran with."""
+    cands = record.get("candidates") or []
+    choice = tuning_choice(record)
+    own_rates = rates(cands[0]) if cands else []
+    own_median = median(own_rates) if own_rates else None
+    rows = []
+    for i, c in enumerate(cands):
+        r = rates(c)
+        mid = median(r) if r else None
+        rows.append({
+            "setting": setting_text(c["setting"]),
+            "num_workers": c["setting"]["num_workers"],
+            "prefetch_factor": c["setting"].get("prefetch_factor"),
+            "pin_memory": bool(c["setting"].get("pin_memory")),
+            "own": i == 0,
+            "best": i == choice.best and not choice.keep,
+            "adopted": i == record.get("adopted"),
+            "rounds": len(r),
+            "samples_per_s": mid,
+            "low": min(r) if r else None,
+            "high": max(r) if r else None,
+            "vs_own": (mid / own_median) if (mid is not None and own_median) else None,
+            "startup_s": c.get("startup_s"),
+        })
+    return pd.DataFrame(rows, columns=["setting", "num_workers", "prefetch_factor", "pin_memory", "own", "best",
+                                       "adopted", "rounds", "samples_per_s", "low", "high", "vs_own",
+                                       "startup_s"])
+
+
+def tuning_suggestions(record: dict[str, Any], epochs: int = 1) -> list[dict[str, Any]]:
+    """The measured suggestions, as ``report --json`` lists them: the best setting with its measured
+    speed-up, or none where the job's own is best (the report then says to keep the settings)."""
+    cands = record.get("candidates") or []
+    choice = tuning_choice(record)
+    if choice.keep or not cands:
+        return []
+    best = cands[choice.best]
+    return [{"change": change_text(best["setting"], cands[0]["setting"]), "speedup": round(choice.speedup, 3),
+             "measured": True, "rounds": len(rates(best)), "wins": choice.wins, "paired": choice.paired,
+             "startup_s": best.get("startup_s"), "own_startup_s": cands[0].get("startup_s"), "epochs": epochs}]
+
+
+def tuned_batches(record: dict[str, Any]) -> int:
+    return sum(s.get("batches", 0) for c in record.get("candidates") or () for s in c.get("slices", ()))
+
+
+def tuning_lines(record: dict[str, Any] | None, lang: str = "en", epochs: int | None = None) -> list[str]:
+    """The report's section of a ``run --tune`` trace: the table, then the measured suggestion or "keep your
+    settings", the start-up apart, and what the rest of the job ran with. Empty without a record."""
+    from ...texts import text
+
+    if not record:
+        return []
+    if record.get("skipped"):
+        return [text(f"tuning.skipped.{record['skipped']}", lang)]
+    table = tuning_table(record)
+    slices = sum(len(c.get("slices", ())) for c in record.get("candidates") or ())
+    note = text("tuning.rounds_note", lang, slices=slices, slice_batches=record.get("slice_batches") or 0)
+    lines = [text("tuning.title", lang, rounds_note=note)]
+    for i, r in enumerate(table.itertuples()):
+        mark = text("tuning.mark." + ("own" if r.own else "best" if r.best else "other"), lang)
+        if r.rounds == 0:
+            cand = record["candidates"][i]
+            why = "warm_only" if cand.get("slices") else ("budget" if record.get("stopped") == "budget" else "dropped")
+            lines.append(text("tuning.row_unmeasured", lang, mark=mark, setting=r.setting,
+                              why=text(f"tuning.why.{why}", lang)))
+            continue
+        vs = "" if r.own or r.vs_own is None else text("tuning.vs_own", lang, ratio=r.vs_own)
+        startup = "" if r.startup_s is None or r.num_workers == 0 else text("tuning.startup", lang,
+                                                                              seconds=r.startup_s)
+        lines.append(text("tuning.row", lang, mark=mark, setting=r.setting, median=f"{r.samples_per_s:,.0f}",
+                          low=f"{r.low:,.0f}", high=f"{r.high:,.0f}", rounds=r.rounds, vs=vs, startup=startup))
+    choice = tuning_choice(record)
+    own = record["candidates"][0]
+    if choice.speedup is None:
+        why = text(f"tuning.stopped.{record.get('stopped') or 'job_ended'}", lang, budget=record.get("budget_s") or 0)
+        lines.append(text("tuning.too_few", lang, why=why))
+    elif choice.keep:
+        lines.append(text("tuning.keep", lang, min=MIN_SPEEDUP))
+    else:
+        best = record["candidates"][choice.best]
+        lines.append(text("tuning.suggest", lang, change=change_text(best["setting"], own["setting"]),
+                          speedup=choice.speedup, best=f"{median(rates(best)):,.0f}",
+                          own=f"{median(rates(own)):,.0f}", rounds=len(rates(best)), own_rounds=len(rates(own)),
+                          wins=choice.wins, paired=choice.paired))
+        if best.get("startup_s") and best["setting"]["num_workers"] and epochs and epochs > 1:
+            lines.append(text("tuning.startup_note", lang, seconds=best["startup_s"], epochs=epochs))
+    adopted = record.get("adopted")
+    if adopted is not None:
+        key = "tuning.adopted" if adopted else "tuning.kept_own"
+        lines.append(text(key, lang, setting=setting_text(record["candidates"][adopted]["setting"]),
+                          own=setting_text(own["setting"]), tuned=tuned_batches(record)))
+    lines.append(text("tuning.same_batches", lang))
+    return lines
+
+
+def tuning_document(record: dict[str, Any], lang: str = "en", epochs: int = 1) -> dict[str, Any]:
+    """``report --json``'s ``tuning``: the table's rows, the choice, and the report's sentences."""
+    if record.get("skipped"):
+        return {"skipped": record["skipped"], "text": tuning_lines(record, lang)}
+    choice = tuning_choice(record)
+    return {"rows": tuning_table(record).to_dict("records"), "keep": choice.keep,
+            "best": None if choice.keep else choice.best, "speedup": choice.speedup,
+            "adopted": record.get("adopted"), "budget_s": record.get("budget_s"), "spent_s": record.get("spent_s"),
+            "stopped": record.get("stopped"), "tuned_batches": tuned_batches(record),
+            "text": tuning_lines(record, lang, epochs)}

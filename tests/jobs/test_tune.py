@@ -1,0 +1,110 @@
+"""``run --tune`` as a user runs it: the job sees the very batches it sees without --tune, the report and
+the JSON show what each setting measured, bad budgets are one-line errors, and no worker outlives the job."""
+
+from __future__ import annotations
+
+import json
+
+import psutil
+import pytest
+
+from .runner import cli, run, write
+
+# A deterministic map-style dataset: each sample costs a little CPU, so the settings measure differently.
+# The script prints every batch's sample ids, epoch after epoch; SETUP picks the loader's settings.
+SCRIPT = '''
+import json, sys, time
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+class Rows(Dataset):
+    def __len__(self):
+        return 1920
+    def __getitem__(self, i):
+        t = time.perf_counter()
+        while time.perf_counter() - t < 0.0004:
+            pass
+        return torch.tensor([i, i * 2]), i % 3
+
+torch.manual_seed(7)
+loader = DataLoader(Rows(), {setup})
+seen = []
+for epoch in range(3):
+    for x, y in loader:
+        seen.append(x.reshape(-1, 2)[:, 0].tolist())
+json.dump(seen, open(sys.argv[1], "w"))
+'''
+
+SETUPS = {
+    "global_rng": "batch_size=8, shuffle=True, num_workers=0",
+    "generator_persistent": "batch_size=6, shuffle=True, num_workers=2, persistent_workers=True, "
+                            "generator=torch.Generator().manual_seed(3)",
+    "sampler_only": "batch_size=None, sampler=torch.utils.data.RandomSampler(range(1920), num_samples=600)",
+}
+
+
+def _leftovers(marker: str) -> list[int]:
+    out = []
+    for p in psutil.process_iter(["cmdline"]):
+        try:
+            if any(marker in part for part in (p.info["cmdline"] or [])):
+                out.append(p.pid)
+        except (psutil.NoSuchProcess, psutil.AccessDenied):
+            pass
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("setup", sorted(SETUPS))
+def test_tune_leaves_the_jobs_batches_identical(tmp_path, setup):
+    script = write(tmp_path, f"tune_{setup}.py", SCRIPT.format(setup=SETUPS[setup]))
+    plain = run(tmp_path, "-o", "plain", script.name, "plain.json")
+    tuned = run(tmp_path, "--tune", "--tune-budget", "2", "-o", "tuned", script.name, "tuned.json")
+    assert plain.returncode == 0, plain.stderr
+    assert tuned.returncode == 0, tuned.stderr
+    assert json.loads((tmp_path / "tuned.json").read_text()) == json.loads((tmp_path / "plain.json").read_text())
+    assert "loaderlab run --tune: loader:" in tuned.stderr  # progress while it tunes
+    assert _leftovers(script.name) == []
+
+    doc = json.loads(cli(tmp_path, "report", "tuned.lltrace", "--json").stdout)
+    tuning = doc["tuning"]
+    measured = [r for r in tuning["rows"] if r["rounds"] > 0]
+    assert len(measured) >= 2, tuning["text"]  # the job's own and at least one other got rounds
+    assert tuning["rows"][0]["own"] and tuning["tuned_batches"] > 0
+    for s in doc["suggestions"]:
+        assert set(s) >= {"change", "speedup", "measured"}
+    text = cli(tmp_path, "report", "tuned.lltrace").stdout
+    assert "Measured inside your job (run --tune)" in text
+    assert ("Suggestion (measured in your job)" in text) != ("Keep your settings" in text
+                                                             or "Too few rounds" in text)
+
+
+@pytest.mark.slow
+def test_tune_says_plainly_it_cannot_switch_an_iterable_dataset(tmp_path):
+    script = write(tmp_path, "stream.py", '''
+import torch
+from torch.utils.data import DataLoader, IterableDataset
+class Stream(IterableDataset):
+    def __iter__(self):
+        return iter(range(64))
+for x in DataLoader(Stream(), batch_size=8):
+    pass
+''')
+    done = run(tmp_path, "--tune", "-o", "t", script.name)
+    assert done.returncode == 0, done.stderr
+    text = cli(tmp_path, "report", "t.lltrace").stdout
+    assert "run --tune measured nothing for this loader: an IterableDataset's stream" in text
+    assert json.loads(cli(tmp_path, "report", "t.lltrace", "--json").stdout)["tuning"]["skipped"] == "iterable"
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--tune", "--tune-budget", "0%"], "--tune-budget must be a share of the first epoch like 10%"),
+    (["--tune", "--tune-budget", "lots"], "not 'lots'"),
+    (["--tune-budget", "30"], "--tune-budget needs --tune"),
+])
+def test_bad_budgets_are_one_line_errors(tmp_path, args, says):
+    script = write(tmp_path, "noop.py", "print('ran')\n")
+    done = run(tmp_path, *args, script.name)
+    assert done.returncode == 2
+    assert says in done.stderr and "Traceback" not in done.stderr
+    assert "ran" not in done.stdout

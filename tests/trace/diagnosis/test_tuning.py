@@ -1,0 +1,109 @@
+"""The measured choice of ``run --tune`` read from a tuning record: ratios of medians against the job's own
+setting, a win only where most paired rounds agree, and the report's and JSON's words from the same choice."""
+
+from __future__ import annotations
+
+import pytest
+
+from loaderlab.jobs.candidates import Setting, candidates, parse_budget, worker_ladder
+from loaderlab.trace.diagnosis.tuning import (tuning_choice, tuning_document, tuning_lines, tuning_suggestions,
+                                              tuning_table)
+
+OWN = {"num_workers": 0, "prefetch_factor": None, "pin_memory": False}
+TWO = {"num_workers": 2, "prefetch_factor": 2, "pin_memory": False}
+FOUR = {"num_workers": 4, "prefetch_factor": 2, "pin_memory": False}
+
+
+def cand(setting, per_round, startup=None):
+    """A candidate with workers: its first slice is its start-up; then one slice per round with these samples/s."""
+    slices = [{"round": 0, "samples": 10, "seconds": 1.0, "warm": True, "batches": 4}] if setting["num_workers"] else []
+    slices += [{"round": r + 1, "samples": rate, "seconds": 1.0, "warm": False, "batches": 10}
+               for r, rate in enumerate(per_round)]
+    return {"setting": setting, "startup_s": startup, "slices": slices}
+
+
+def record(*cands, adopted=None):
+    return {"own": OWN, "candidates": list(cands), "budget_s": 5.0, "spent_s": 4.9, "slice_batches": 10,
+            "stopped": "budget", "adopted": adopted}
+
+
+def test_a_clear_winner_is_chosen_with_its_median_ratio():
+    rec = record(cand(OWN, [100, 110, 90, 100]), cand(TWO, [190, 210, 200, 180], startup=0.3),
+                 cand(FOUR, [150, 160, 140, 155]))
+    choice = tuning_choice(rec)
+    assert (choice.best, choice.keep, choice.wins, choice.paired) == (1, False, 4, 4)
+    assert choice.speedup == pytest.approx(195 / 100)
+    [s] = tuning_suggestions(rec, epochs=3)
+    assert (s["change"], s["measured"], s["speedup"]) == ("num_workers=2, prefetch_factor=2", True, 1.95)
+
+
+def test_a_higher_median_that_lost_most_paired_rounds_is_not_a_win():
+    # the median is higher, but in three of five rounds the job's own setting was faster
+    rec = record(cand(OWN, [100, 100, 100, 100, 100]), cand(TWO, [99, 98, 99, 300, 300]))
+    choice = tuning_choice(rec)
+    assert choice.best == 0 and choice.keep
+    assert tuning_suggestions(rec) == []
+
+
+def test_a_small_gain_keeps_the_settings_and_says_so():
+    rec = record(cand(OWN, [100, 100, 100]), cand(TWO, [103, 102, 104]))
+    assert tuning_choice(rec).keep
+    lines = tuning_lines(rec)
+    assert any(line.startswith("Keep your settings") for line in lines)
+    assert not any("Suggestion (measured" in line for line in lines)
+
+
+def test_too_few_rounds_ask_for_a_larger_budget():
+    rec = record(cand(OWN, [100]), cand(TWO, []))
+    assert tuning_choice(rec).speedup is None
+    lines = tuning_lines(rec, "ko")
+    assert any("--tune-budget 30" in line for line in lines)
+
+
+def test_the_table_and_the_text_print_the_same_numbers():
+    rec = record(cand(OWN, [100, 110, 90]), cand(TWO, [190, 210, 200], startup=0.25), adopted=1)
+    table = tuning_table(rec)
+    assert list(table["rounds"]) == [3, 3]
+    assert list(table["samples_per_s"]) == [100, 200]
+    assert list(table["low"]) == [90, 190] and list(table["high"]) == [110, 210]
+    assert table["vs_own"].iloc[1] == pytest.approx(2.0)
+    assert list(table["adopted"]) == [False, True]
+    text = "\n".join(tuning_lines(rec, epochs=5))
+    assert "200 samples/s (lowest 190, highest 210; 3 rounds), 2.00× yours, start-up 0.25 s" in text
+    assert "2.00× the samples per second of your setting (200 against 100 samples/s" in text
+    assert "paid again in each of the job's 5 epochs" in text
+    assert "The rest of the job ran with num_workers=2, prefetch_factor=2" in text
+    doc = tuning_document(rec, "en", 5)
+    assert doc["speedup"] == pytest.approx(2.0) and doc["best"] == 1 and doc["tuned_batches"] == 30 + 4 + 30
+
+
+def test_warm_slices_are_start_up_never_a_rate():
+    rec = record(cand(OWN, [100, 100]), cand(TWO, [100, 100]))
+    rec["candidates"][1]["slices"][0]["samples"] = 10_000  # a start-up slice, however fast, is not a rate
+    assert list(tuning_table(rec)["high"]) == [100, 100]
+
+
+def test_candidates_never_change_the_batches_and_start_from_the_jobs_own():
+    own = Setting(2, 2, False)
+    found = candidates(own, device=False, cores=2, cap=64)
+    assert found[0] == own
+    assert {s.num_workers for s in found} == {0, 1, 2, 4}
+    assert Setting(2, 4, False) in found  # a deeper prefetch at the job's own worker count
+    assert all(not s.pin_memory for s in found)
+    assert Setting(2, 2, True) in candidates(own, device=True, cores=2, cap=64)
+
+
+def test_memory_caps_the_worker_counts_but_keeps_the_jobs_own():
+    assert worker_ladder(own=8, cores=4, cap=2) == [0, 1, 2, 8]
+
+
+@pytest.mark.parametrize("text, parsed", [("10%", ("share", 0.1)), ("30", ("seconds", 30.0)),
+                                          ("2.5s", ("seconds", 2.5)), ("100%", ("share", 1.0))])
+def test_budgets(text, parsed):
+    assert parse_budget(text) == parsed
+
+
+@pytest.mark.parametrize("text", ["0%", "150%", "-3", "soon", ""])
+def test_bad_budgets_name_the_option_and_the_allowed_values(text):
+    with pytest.raises(ValueError, match=r"--tune-budget must be a share of the first epoch like 10%"):
+        parse_budget(text)

@@ -1,8 +1,7 @@
 """Who made a DataLoader: the user's own line, or a library re-creating a loader the user made.
 
 Twin of nothing in torch (a debugger's "first frame in my code"). A loader is named from the first frame of
-the user's own code: not torch, not a library under ``site-packages``/``dist-packages``, not Python's own
-modules, not LoaderLab. A library that re-creates the user's loader hands the new one the same dataset or
+the user's own code (whose code a file is: :mod:`.libraries`, from what Python knows of it). A library that re-creates the user's loader hands the new one the same dataset or
 batch sampler, or one wrapping it: PyTorch Lightning's ``_update_dataloader`` (a DistributedSampler put in),
 HF Accelerate's ``prepare()`` (a ``DataLoaderShard`` whose ``base_dataloader`` takes the user's
 ``batch_sampler``, or a ``BatchSamplerShard`` around it). Such a loader keeps the original's ``file:line`` and
@@ -12,59 +11,21 @@ Knows nothing of how a loader is traced (:mod:`.traced`), of pandas, plotly or s
 
 from __future__ import annotations
 
+import ast
+import functools
+import inspect
 import linecache
-import os
 import re
-import sysconfig
 import weakref
 from typing import Any
+
+from .libraries import is_loaderlabs, is_users, library_at
 
 SITE = "_loaderlab_site"  # the loader's instance attribute: (file, line, name or None)
 ORIGIN = "_loaderlab_origin"  # a re-created loader's: {"written", "by", "inside", "at", "changed", "keeps_batches"}
 _ASSIGNED = re.compile(r"^\s*([A-Za-z_][\w.]*)\s*(?::[^=]+)?=(?!=)")
 _RETURNED = re.compile(r"^\s*return\b")
-_PACKAGES = ("site-packages", "dist-packages")
-_OWN = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the loaderlab package
 _made: list[weakref.ref] = []  # loaders made so far in the job's process, oldest first
-_roots: tuple[str, ...] = ()
-
-
-def _library_roots() -> tuple[str, ...]:
-    global _roots
-    if not _roots:
-        import torch
-
-        paths = sysconfig.get_paths()
-        found = {os.path.dirname(os.path.abspath(torch.__file__)), _OWN, paths["stdlib"], paths["platstdlib"]}
-        _roots = tuple(sorted({os.path.realpath(p) for p in found} | found))
-    return _roots
-
-
-def _under(path: str, roots: tuple[str, ...]) -> bool:
-    return any(path == r or path.startswith(r.rstrip(os.sep) + os.sep) for r in roots)
-
-
-def is_users(path: str) -> bool:
-    """True for a file of the user's own code (``<string>`` of ``python -c`` too; ``<frozen …>`` is Python's)."""
-    if path.startswith("<"):
-        return not path.startswith("<frozen")
-    if any(p in _PACKAGES for p in path.replace("\\", "/").split("/")):
-        return False
-    return not _under(os.path.abspath(path), _library_roots())
-
-
-def _is_loaderlabs(path: str) -> bool:
-    return _under(os.path.abspath(path), (_OWN,))
-
-
-def library_at(path: str, line: int) -> tuple[str, str]:
-    """(the library's name, its ``file:line`` from the package folder): ``("accelerate", "accelerate/data_loader.py:441")``."""
-    parts = path.replace("\\", "/").split("/")
-    cut = max((i for i, p in enumerate(parts) if p in _PACKAGES), default=None)
-    if cut is not None and cut + 1 < len(parts):
-        rest = parts[cut + 1:]
-        return rest[0].removesuffix(".py"), f"{'/'.join(rest)}:{line}"
-    return os.path.basename(os.path.dirname(path)) or path, f"{path}:{line}"
 
 
 def _first_arg(frame: Any) -> tuple[str | None, Any]:
@@ -82,9 +43,40 @@ def _line_name(frame: Any) -> str | None:
     if match:
         return match.group(1).rsplit(".", 1)[-1]
     function = frame.f_code.co_name
-    if _RETURNED.match(text) and not function.startswith("<"):
+    if function.startswith("<"):  # a module, a lambda, a comprehension: no name of its own
+        return None
+    returns = _return_lines(frame.f_code)
+    returned = _RETURNED.match(text) if returns is None else frame.f_lineno in returns
+    if returned:
         return function  # `def train_dataloader(self): return DataLoader(...)` names it train_dataloader
     return None
+
+
+@functools.lru_cache(maxsize=256)
+def _return_lines(code: Any) -> frozenset[int] | None:
+    """The lines of the function's own ``return`` statements, a one-line ``def f(): return …`` and a return
+    written over several lines included (not those of functions or classes inside it); None: no source."""
+    try:
+        lines, first = inspect.getsourcelines(code)
+        text = "".join(lines)
+        if text[:1].isspace():  # a method: parsed as the body of an `if` (dedent would trip on its strings)
+            text, first = "if 1:\n" + text, first - 1
+        tree = ast.parse(text)
+    except (OSError, TypeError, SyntaxError, ValueError):
+        return None
+    top = tree.body[0].body[0] if isinstance(tree.body[0], ast.If) else tree.body[0]
+    if not isinstance(top, (ast.FunctionDef, ast.AsyncFunctionDef)) or top.name != code.co_name:
+        return None
+    found: set[int] = set()
+    todo = list(top.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(node, ast.Return):
+            found.update(range(node.lineno + first - 1, (node.end_lineno or node.lineno) + first))
+        todo.extend(ast.iter_child_nodes(node))
+    return frozenset(found)
 
 
 def note(loader: Any, frame: Any) -> tuple[tuple[str, int, str | None], dict | None]:
@@ -97,7 +89,7 @@ def note(loader: Any, frame: Any) -> tuple[tuple[str, int, str | None], dict | N
     if frame is None:
         return ("?", 0, None), None
     maker, path = frame, frame.f_code.co_filename
-    if _is_loaderlabs(path):  # the job's own traced clones: never anyone's original
+    if is_loaderlabs(path):  # the job's own traced clones: never anyone's original
         return (path, maker.f_lineno, None), None
     origin, site = None, None
     if is_users(path):

@@ -29,11 +29,13 @@ def line_of(text: str, start: str) -> int:
 @pytest.fixture(scope="module")
 def jobs(tmp_path_factory):
     """Each job run and reported once: (its trace's loaders metadata, its report), by key."""
-    folder = tmp_path_factory.mktemp("wrappers")  # outside the repository, as a user's project
+    root = tmp_path_factory.mktemp("wrappers")  # outside the repository, as a user's project
+    folder, libs = root / "project", root / "libs"  # the project, and a library's folder beside it
+    folder.mkdir()
+    libs.mkdir()
     for name, text, _ in JOBS.values():
         write(folder, name, text)
-    (folder / "site-packages").mkdir()
-    write(folder / "site-packages", "fakelib.py", scripts.FAKELIB)
+    write(libs, "fakelib.py", scripts.FAKELIB)
 
     def one(key):
         name, _, args = JOBS[key]
@@ -99,7 +101,7 @@ def test_an_ordinary_scripts_loaders_are_named_after_its_variables_and_functions
     for name, line in expected.items():
         assert f"=== {name} (ordinary.py:{line}) ===" in report
     assert loaders["built_loader"]["settings"]["batch_size"] == 2 and "wrapper" not in loaders["built_loader"]["settings"]
-    rewrapped = loaders["eval_loader"]["settings"]  # re-created by a library (site-packages/fakelib.py)
+    rewrapped = loaders["eval_loader"]["settings"]  # re-created by a library (../libs/fakelib.py)
     assert rewrapped["batch_size"] == 4 and rewrapped["wrapper"]["changed"] == {"batch_size": 8}
     assert "  fakelib re-created it (fakelib.py:" in report and "): batch_size=8\n" in report
 

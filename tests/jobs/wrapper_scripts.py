@@ -67,7 +67,8 @@ for epoch in range(2):
 print("accelerate ok")
 '''
 
-# A library of the user's environment: the tests put it in a folder named site-packages beside the script.
+# A library of the user's environment: the tests put it in a folder of its own beside the project's (libs/),
+# which the script puts on sys.path: a library by where Python finds it, not by its folder's name.
 FAKELIB = '''
 from torch.utils.data import DataLoader
 
@@ -88,7 +89,7 @@ import sys
 import torch
 from torch.utils.data import DataLoader, TensorDataset
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "site-packages"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "libs"))
 import fakelib
 
 

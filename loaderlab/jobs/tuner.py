@@ -26,7 +26,7 @@ from typing import Any, Iterator
 import torch
 import torch.utils.data
 
-from ..trace.diagnosis.tuning import MIN_ROUNDS, rates, setting_text, tuning_choice
+from ..trace.diagnosis import MIN_ROUNDS, rates, setting_text, tuning_choice
 from .candidates import Setting, candidates, own_setting
 from .patch import torch_iter
 

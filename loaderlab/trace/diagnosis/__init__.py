@@ -25,6 +25,14 @@ _HOMES = {
     "suggest": ".suggestions",
     "why_none": ".suggestions",
     "summarise": ".summary",
+    "MIN_ROUNDS": ".tuning",
+    "rates": ".tuning",
+    "setting_text": ".tuning",
+    "tuning_choice": ".tuning",
+    "tuning_document": ".tuning",
+    "tuning_lines": ".tuning",
+    "tuning_suggestions": ".tuning",
+    "tuning_table": ".tuning",
 }
 
 __all__ = sorted(_HOMES)

@@ -12,7 +12,7 @@ import pandas as pd
 import streamlit as st
 import torch
 
-from ..figures.transfer import transfer_timeline_figure, transfer_totals_figure
+from ..figures.transfer import breakdown, transfer_timeline_figure, transfer_totals_figure
 from ..scenarios.run import RunConfig
 from ..trace.core import Run
 from ..scenarios.transfer import (
@@ -87,7 +87,25 @@ def _rate_text(gbps: float) -> str:
     return "–" if value is None else f"{value:.1f} {unit}"
 
 
+def ms_text(ms: float) -> str:
+    """A duration in ms as the page writes it: one decimal, or two significant digits where one decimal would
+    read 0.0 for time that was spent (a batch of a few kB copies in microseconds)."""
+    if ms >= 0.1 or ms <= 0:
+        return f"{max(ms, 0.0):.1f}"
+    return f"{ms:.2g}" if ms >= 0.001 else "< 0.001"
+
+
+def change_text(pinned_ms: float, pageable_ms: float) -> str:
+    """The pinned epoch against the pageable one, as the metric's change shows it (one decimal, signed); a
+    change that rounds to nothing is "0.0", never "-0.0"."""
+    shown = round(pinned_ms - pageable_ms, 1) + 0.0  # + 0.0: -0.0 becomes 0.0
+    return f"{shown:+.1f}" if shown else "0.0"
+
+
 def _verdict(summary: pd.DataFrame) -> str:
+    """One sentence from the same summary rows as the metrics above it: where the two epochs are about the
+    same, it says how much copying there was, so that a large share hidden (the metric) does not read as a
+    saving that should have shown."""
     pageable, pinned = (summary.set_index("mode").loc[m] for m in MODES)
     if pinned["total_ms"] < pageable["total_ms"] * 0.995:
         return t("transfer.verdict.faster", saved=1 - pinned["total_ms"] / pageable["total_ms"],
@@ -95,7 +113,13 @@ def _verdict(summary: pd.DataFrame) -> str:
     if pinned["total_ms"] > pageable["total_ms"] * 1.005:
         return t("transfer.verdict.slower", lost=pinned["total_ms"] / pageable["total_ms"] - 1,
                  pin_ms=pinned["pin_ms"] / pinned["batches"])
-    return t("transfer.verdict.same")
+    totals = {"pageable": ms_text(pageable["total_ms"]), "pinned": ms_text(pinned["total_ms"])}
+    if pageable["copy_ms"] < pageable["total_ms"] * 0.005:  # hiding all of it could not show in the epoch
+        return t("transfer.verdict.same_small_copy", **totals, copy=ms_text(pageable["copy_ms"]),
+                 pinned_copy=ms_text(pinned["copy_ms"]), overlap=pinned["overlap"])
+    idle = float(breakdown(summary).set_index("mode").loc["pinned", "idle_ms"])
+    return t("transfer.verdict.same", **totals, overlap=pinned["overlap"], hidden=ms_text(pinned["hidden_copy_ms"]),
+             idle=ms_text(idle))
 
 
 def _demo(config: RunConfig | None) -> tuple[RunConfig | None, pd.DataFrame | None, int | None]:
@@ -158,10 +182,11 @@ def main() -> None:
     by_mode = summary.set_index("mode")
     c1, c2, c3 = st.columns(3)
     c1.metric(t("transfer.metric.pageable"), f"{by_mode.loc['pageable', 'total_ms']:.1f}")
-    c2.metric(t("transfer.metric.pinned"), f"{by_mode.loc['pinned', 'total_ms']:.1f}",
-              delta=f"{by_mode.loc['pinned', 'total_ms'] - by_mode.loc['pageable', 'total_ms']:+.1f}",
-              delta_color="inverse")
-    c3.metric(t("transfer.metric.overlap"), f"{by_mode.loc['pinned', 'overlap']:.0%}")
+    change = change_text(by_mode.loc["pinned", "total_ms"], by_mode.loc["pageable", "total_ms"])
+    c2.metric(t("transfer.metric.pinned"), f"{by_mode.loc['pinned', 'total_ms']:.1f}", delta=change,
+              delta_color="inverse" if change != "0.0" else "off", delta_arrow="auto" if change != "0.0" else "off")
+    c3.metric(t("transfer.metric.overlap", copy=ms_text(by_mode.loc["pinned", "copy_ms"])),
+              f"{by_mode.loc['pinned', 'overlap']:.0%}")
     if measured:
         for column, (mode, name, col) in zip(st.columns(3), (("pageable", "pageable_gbps", "copy_gbps"),
                                                               ("pinned", "pinned_gbps", "copy_gbps"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -10,9 +11,13 @@ import streamlit as st
 import torch
 from streamlit.testing.v1 import AppTest
 
+from loaderlab.figures.transfer import breakdown
 from loaderlab.scenarios.run import RunConfig, run
+from loaderlab.scenarios.transfer import model_transfers, summarise
 from loaderlab.trace.files import load_trace_bytes, trace_document
+from loaderlab.ui.texts import EN, KO, set_language
 from loaderlab.ui.trace_page import build_views, trace_from_upload
+from loaderlab.ui.transfer_page import _verdict, change_text, ms_text
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT_S = 120
@@ -84,6 +89,46 @@ def test_transfer_page_shows_the_loaders_skipped_pin_stage():
     assert any("“skipped: no accelerator”" in i.value for i in at.info)
     assert any("no accelerator is found" in w.value for w in at.warning)  # torch's own warning, shown
     assert "pin_memory=True" in at.code[-1].value  # the plain-torch loader
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="checks the modelled page on the sidebar's small batch")
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_transfer_page_never_shows_minus_zero_and_names_the_copying_it_hides(lang):
+    """Issue 34: the sidebar's 1,152-byte batch made the pinned epoch 0.001 ms shorter, shown as a "−0.0"
+    change, and "87% of copying hidden" stood beside "both ways take the same time" with nothing saying
+    that the copying was 0.0015 ms in all."""
+    texts = {"en": EN, "ko": KO}[lang]
+    at = AppTest.from_file(TRANSFER, default_timeout=TIMEOUT_S)
+    at.query_params["lang"] = lang
+    at.session_state["n_samples"] = SMALL
+    at.run()
+    assert not at.exception
+    pageable, pinned, hidden = at.metric[:3]
+    assert pinned.label == texts["transfer.metric.pinned"] and pinned.proto.delta == "0.0"
+    shown = [m.value for m in at.metric] + [m.proto.delta for m in at.metric] + [m.value for m in at.markdown]
+    shown += [a["text"] for a in _spec(at, 1)["layout"]["annotations"]]  # the totals' bar ends
+    assert not [s for s in shown if "-0.0" in s or "−0.0" in s]
+    verdict = next(m.value for m in at.markdown if m.value.startswith(texts["transfer.verdict.same_small_copy"][:12]))
+    copy = re.search(r"\((?:of )?(.+?) ms", hidden.label)[1]  # the copying the share is of, in the metric's label
+    assert hidden.value in verdict and f"{copy} ms" in verdict  # the same share of the same copying
+    assert f"{pageable.value} ms" in verdict and f"{pinned.value} ms" in verdict  # and the same two epochs
+
+
+def test_a_change_that_rounds_to_nothing_has_no_sign_and_short_times_do_not_read_zero():
+    assert change_text(80.0, 80.0013248) == "0.0" and change_text(80.0, 80.0) == "0.0"
+    assert (change_text(80.0, 80.06), change_text(80.06, 80.0)) == ("-0.1", "+0.1")
+    assert [ms_text(x) for x in (0.0, 0.0004, 0.0015, 0.095, 12.345)] == ["0.0", "< 0.001", "0.0015", "0.095", "12.3"]
+
+
+def test_an_even_verdict_names_the_hidden_copying_and_the_wait_from_the_same_rows():
+    """Pinning slow enough (3.4 GB/s) that the pinned epoch ends within 0.5 % of the pageable one."""
+    set_language("en")
+    summary = summarise(model_transfers(64_000_000, 8, 10.0, pin_gbps=3.4), 64_000_000)
+    verdict, rows = _verdict(summary), summary.set_index("mode")
+    pinned = breakdown(summary).set_index("mode").loc["pinned"]
+    assert verdict.startswith("Here both ways take about the same time (165.3 ms pageable, 165.9 ms pinned)")
+    assert f"hides {rows.loc['pinned', 'overlap']:.0%} of its copying ({rows.loc['pinned', 'hidden_copy_ms']:.1f} ms)" in verdict
+    assert f"waits {pinned['idle_ms']:.1f} ms for pinned batches" in verdict
 
 
 # --- Your trace ------------------------------------------------------------------------------------

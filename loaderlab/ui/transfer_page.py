@@ -181,9 +181,9 @@ def main() -> None:
     summary = summarise(table, batch_bytes)
     by_mode = summary.set_index("mode")
     c1, c2, c3 = st.columns(3)
-    c1.metric(t("transfer.metric.pageable"), f"{by_mode.loc['pageable', 'total_ms']:.1f}")
+    c1.metric(t("transfer.metric.pageable"), ms_text(by_mode.loc["pageable", "total_ms"]))  # as the verdict
     change = change_text(by_mode.loc["pinned", "total_ms"], by_mode.loc["pageable", "total_ms"])
-    c2.metric(t("transfer.metric.pinned"), f"{by_mode.loc['pinned', 'total_ms']:.1f}", delta=change,
+    c2.metric(t("transfer.metric.pinned"), ms_text(by_mode.loc["pinned", "total_ms"]), delta=change,
               delta_color="inverse" if change != "0.0" else "off", delta_arrow="auto" if change != "0.0" else "off")
     c3.metric(t("transfer.metric.overlap", copy=ms_text(by_mode.loc["pinned", "copy_ms"])),
               f"{by_mode.loc['pinned', 'overlap']:.0%}")

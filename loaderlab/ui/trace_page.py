@@ -17,6 +17,7 @@ import streamlit as st
 
 from ..figures.depths import depth_figure
 from ..figures.label_counts import label_counts_figure
+from .label_shares_view import show_label_shares
 from ..figures.timeline import timeline_figure
 from ..scenarios.run import RunConfig
 from ..trace.tables import label_audit, queue_depths, stage_spans, STAGES
@@ -32,6 +33,7 @@ from .diagnosis_view import show_diagnosis
 from . import follow_trace
 from .job_trace import pick_loader
 from .texts import language, t
+from .tuning_view import show_tuning
 
 MAX_SPANS = 10_000  # a Gantt of bar traces stays responsive up to about this many bars (notes/streamlit.md)
 FINDING_COLUMNS = ["severity", "message", "epoch", "batch", "worker", "index"]
@@ -216,9 +218,11 @@ def show_trace(frame: pd.DataFrame, *, token: str, name: str | None, stem: str, 
     else:
         _downloads(views, stem)
         st.subheader(t("yourtrace.findings.title"))
+        show_tuning(frame)  # run --tune: what each setting measured inside the job, before the model's reading
         show_diagnosis(frame, key="trace", trace_id=token)  # the cause and what to change, before the list of findings
         _findings(views.findings)
         _views(views)
+        show_label_shares(frame, token)  # the data's, the sampler's and the loop's label shares (issue 35)
     settings = as_run(frame).loader
     if settings:
         with st.expander(t("yourtrace.settings")):

@@ -16,6 +16,7 @@ _HOMES = {
     "all_findings": ".findings",
     "correctness_findings": ".findings",
     "label_findings": ".findings",
+    "sampling_findings": ".sampling_checks",
     "memory_findings": ".findings",
     "padding_findings": ".findings",
     "stall_findings": ".findings",

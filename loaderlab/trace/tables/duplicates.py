@@ -82,10 +82,21 @@ def label_bound(g: pd.DataFrame) -> int:
     return int((by_label.sum() - by_label.max()).sum())
 
 
+def replayed(g: pd.DataFrame, producers: pd.Series) -> bool:
+    """Whether the samples of equal content that several workers yielded look like a replayed stream, not like
+    rows of equal content in the data (two CSV rows of the same text): a replay puts a copy at the same place in
+    each worker's stream (or, shuffled, copies nearly everything). Half of them at one position each, or a tenth
+    of all the samples, is a replay; fewer is the data's own repeats."""
+    shared = producers[producers > 1].index
+    places = g[g["arg1"].isin(shared)].groupby("arg1")["index"].nunique()
+    return int((places == 1).sum()) >= max(2, len(shared) / 2) or len(shared) >= 0.1 * len(producers)
+
+
 def by_content(f: pd.DataFrame, skip: set[int]) -> list[Finding]:
     """Duplicates by the samples' identities (their library's keys, else their content fingerprints), in the
-    epochs not in ``skip``. Where content names them, a random augmentation may have made copies look different:
-    the count is then a range up to what the labels allow (:func:`label_bound`)."""
+    epochs not in ``skip``. Where content names them, equal content is a duplicate only where it looks like a
+    replay (:func:`replayed`), and a random augmentation may have made copies look different: the count is then a
+    range up to what the labels allow (:func:`label_bound`)."""
     at = positions(f, ev.FETCH_END)
     s = f[COLUMNS + ["detail", "label"]].take(at)
     s = s[(s["detail"] == "") & (s["index"] >= 0) & (s["arg1"] != ev.NO_ARG) & ~s["epoch"].isin(skip)]
@@ -95,7 +106,7 @@ def by_content(f: pd.DataFrame, skip: set[int]) -> list[Finding]:
         bound = -1 if keyed else label_bound(g)
         g = g[~g["arg1"].isin(g.loc[g.duplicated(["pid", "arg1"]), "arg1"])]  # repeats in one stream: no identity
         producers = g.groupby("arg1")["worker"].nunique()
-        if not (producers > 1).any():
+        if not (producers > 1).any() or (not keyed and not replayed(g, producers)):
             continue
         if keyed:
             out.append(_found("iterable_duplicates_key", epoch, g, "arg1", producers))

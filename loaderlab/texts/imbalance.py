@@ -18,6 +18,26 @@ TEXTS = {
             "{low:.1%}–{high:.1%} 안에 들어옵니다. 샘플이 가진 레이블이 가중치를 만들 때 쓴 레이블과 "
             "다릅니다: 가중치 i가 dataset[i]의 것인지 확인하세요(섞거나 걸러 낸 표, target_transform).",
     },
+    "finding.sampler_share_off_data": {
+        "en": "Epoch {epoch}: label {label} is {share:.1%} of what the loop received ({count:,} of {n:,}), "
+            "but {intended:.1%} of the data, which this sampler draws alike; a fair draw of {n:,} lands within "
+            "{low:.1%}–{high:.1%}. The labels the samples carry are not the ones the dataset says (a "
+            "target_transform, a labels attribute left from before the data changed).",
+        "ko": "에폭 {epoch}: 루프가 받은 샘플 중 레이블 {label}의 비율은 {share:.1%}({n:,}개 중 {count:,}개)인데, "
+            "이 샘플러가 고르게 뽑는 데이터에서는 {intended:.1%}입니다. {n:,}번을 공정하게 뽑으면 "
+            "{low:.1%}–{high:.1%} 안에 들어옵니다. 샘플이 가진 레이블이 데이터셋이 말하는 레이블과 다릅니다"
+            "(target_transform, 데이터가 바뀌기 전에 남은 labels 속성).",
+    },
+    "finding.sampler_share_off_shard": {
+        "en": "Epoch {epoch}: label {label} is {share:.1%} of what this rank received ({count:,} of {n:,}), "
+            "but {intended:.1%} of the data; a fair share of {n:,} lands within {low:.1%}–{high:.1%}. "
+            "DistributedSampler(shuffle=False) deals index i to rank i mod num_replicas: data ordered in a "
+            "period of the ranks gives each rank other classes. Use shuffle=True (and set_epoch).",
+        "ko": "에폭 {epoch}: 이 랭크가 받은 샘플 중 레이블 {label}의 비율은 {share:.1%}({n:,}개 중 {count:,}개)인데, "
+            "데이터에서는 {intended:.1%}입니다. {n:,}개를 공정하게 나누면 {low:.1%}–{high:.1%} 안에 들어옵니다. "
+            "DistributedSampler(shuffle=False)는 인덱스 i를 랭크 i mod num_replicas에 나눠 주므로, 랭크 수를 "
+            "주기로 정렬된 데이터는 랭크마다 다른 클래스를 줍니다. shuffle=True(와 set_epoch)를 쓰세요.",
+    },
     "finding.minority_missing": {
         "en": "Epoch {epoch}: label {label} is in {with_label:,} of {batches:,} batches ({without:,} have "
             "none): it is {share:.1%} of what the loop received, {count:,} samples in batches of "

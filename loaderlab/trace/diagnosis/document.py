@@ -11,7 +11,7 @@ import math
 from typing import Any
 
 from .findings import all_findings
-from .label_report import labels_document
+from .label_report import label_keys
 from ..core import shared_tables
 from .suggestions import suggest, Suggestion, why_none
 from .summary import RunSummary, summarise
@@ -45,7 +45,7 @@ def _diagnosis(trace: Any, lang: str, replay: bool, summary: RunSummary | None, 
     out = {"summary": summary.as_dict(), "bottleneck": found.as_dict(lang),
            "findings": [finding_dict(f, lang) for f in all_findings(trace)],
            "suggestions": [s.as_dict(lang) for s in suggestions],
-           "labels": labels_document(trace)}  # the three label distributions per epoch (issue 35)
+           **label_keys(trace)}  # the three label distributions per epoch, and per rank (issue 35)
     for s in out["suggestions"]:  # scripts read `measured`: the model's are predictions, never measurements
         s.setdefault("measured", False)
     record = getattr(trace, "attrs", {}).get("tuning")

@@ -14,14 +14,27 @@ from typing import Any
 import pandas as pd
 
 from ...texts import text
+from ..core import as_run, events_of
+from ..ranks import by_rank
 from ..tables.label_shares import label_distributions, labels_json, sources
 
 MAX_LABELS = 10  # per epoch, labels shown in the text report (the JSON has them all)
 
 
 def labels_document(trace: Any) -> list[dict]:
-    """``report --json``'s ``labels``."""
+    """``report --json``'s ``labels`` (of a multi-rank trace: every rank's samples together)."""
     return labels_json(label_distributions(trace))
+
+
+def label_keys(trace: Any) -> dict[str, Any]:
+    """The JSON's ``labels``, and for a multi-rank trace ``labels_by_rank``: rank (as text) → that rank's
+    ``labels`` (a DistributedSampler's shard beside the data it is a part of)."""
+    out: dict[str, Any] = {"labels": labels_document(trace)}
+    if "rank" in events_of(trace).columns:
+        run = as_run(trace)
+        out["labels_by_rank"] = {str(rank): labels_document(run.with_events(events_of(part)))
+                                 for rank, part in by_rank(trace).items()}
+    return out
 
 
 def _cell(rows: pd.DataFrame, label: Any, lang: str) -> str:

@@ -6,7 +6,8 @@ Twin of nothing in torch, which samples as told. Read from the three label distr
 (``label_sources``). Every finding is a ``warning``:
 
 - ``sampler_share_off``: a label's received share outside the 99.9 % binomial interval of the intended share
-  for that many draws (the samples' labels are not those the weights were made from);
+  for that many draws (the samples' labels are not those the weights were made from; for a sampler without
+  weights, those the dataset says, or a rank's shard is not a fair part of the data);
 - ``minority_missing``: the least common label in under half of the epoch's batches (it stands in for the
   label audit's ``class_imbalance`` line of the same epoch, which says less);
 - ``class_weights_per_sample``: a WeightedRandomSampler with fewer weights than samples draws only indices
@@ -64,8 +65,19 @@ def _sampler_findings(frame: pd.DataFrame, sampler: dict, s: pd.DataFrame, datas
     return out
 
 
-def _share_off(table: pd.DataFrame) -> list[Finding]:
-    out = []
+def _share_off_key(sampler: dict) -> str:
+    """The words for shares off the intended: why it happens depends on what meant them."""
+    if sampler.get("weighted"):
+        return kinds.SAMPLER_SHARE_OFF  # the weights were made for other rows
+    if sampler.get("type") == "DistributedSampler":
+        return "sampler_share_off_shard"  # the rank's shard is not a fair part of the data
+    return "sampler_share_off_data"  # the samples' labels are not those the dataset says
+
+
+def _share_off(table: pd.DataFrame, sampler: dict) -> list[Finding]:
+    """Per epoch, the label furthest outside a fair draw of its intended share (one finding: with two labels
+    the second is the first's mirror)."""
+    key, out = _share_off_key(sampler), []
     for epoch, g in table.groupby("epoch"):
         got, meant = g[g["which"] == "received"], g[g["which"] == "intended"]
         if not len(got) or not len(meant):
@@ -75,13 +87,20 @@ def _share_off(table: pd.DataFrame) -> list[Finding]:
         received = dict(zip(got["label"], got["count"]))
         if n < MIN_DRAWS or not set(received) <= set(intended):
             continue  # labels the dataset's attribute never named: the two are not the same labels
+        worst, worst_key = None, (1.0, -math.inf)
         for label, p in intended.items():
             count = int(round(received.get(label, 0)))
             half = Z999 * math.sqrt(p * (1 - p) / n)
-            if abs(count / n - p) > half and abs(count / n - p) > 0.5 / n:
-                out.append(finding(kinds.SAMPLER_SHARE_OFF, "warning", epoch=int(epoch), label=label,
-                                   share=count / n, count=count, n=n, intended=p, low=max(0.0, p - half),
-                                   high=min(1.0, p + half)))
+            off = abs(count / n - p)
+            z = off / half if half > 0 else (math.inf if off > 0.5 / n else 0.0)
+            key_z = (round(z, 9), p - count / n)  # a tie names the label served less than meant
+            if key_z > worst_key and off > 0.5 / n:
+                worst, worst_key = (label, p, count, half), key_z
+        if worst is not None:
+            label, p, count, half = worst
+            out.append(finding(kinds.SAMPLER_SHARE_OFF, "warning", key, epoch=int(epoch), label=label,
+                               share=count / n, count=count, n=n, intended=p, low=max(0.0, p - half),
+                               high=min(1.0, p + half)))
     return out
 
 
@@ -151,7 +170,7 @@ def sampling_findings(frame: pd.DataFrame) -> list[Finding]:
     s = samples(frame)
     found = _sampler_findings(frame, sampler, s, dataset_len)
     skip = {f.epoch for f in found if f.kind == kinds.CLASS_WEIGHTS_PER_SAMPLE}
-    found += _share_off(table) + _minority_missing(frame) + _unseen(frame, table, s, dataset_len, skip)
+    found += _share_off(table, sampler) + _minority_missing(frame) + _unseen(frame, table, s, dataset_len, skip)
     return found
 
 

@@ -132,8 +132,10 @@ def merge_rank_frames(frames: list[pd.DataFrame]) -> pd.DataFrame:
     merged["t_s"] = (merged["t_ns"] - start) / 1e9
     merged["rank"] = merged["rank"].astype("int64")
     runs = [as_run(f) for f in frames]
-    return to_frame(Run(merged, loader=runs[0].loader, epochs=runs[0].epochs,
-                        extra={"world_size": len(frames), "samplers": [r.extra.get("sampler") or {} for r in runs]}))
+    extra = {"world_size": len(frames), "samplers": [r.extra.get("sampler") or {} for r in runs]}
+    if runs[0].extra.get("label_sources"):  # rank 0's: every rank's dataset is the same (issue 35)
+        extra["label_sources"] = runs[0].extra["label_sources"]
+    return to_frame(Run(merged, loader=runs[0].loader, epochs=runs[0].epochs, extra=extra))
 
 
 def check_world_size(world_size: Any) -> None:

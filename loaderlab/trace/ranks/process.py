@@ -112,8 +112,9 @@ def record_rank(loader: Any, job: RankJob) -> pd.DataFrame:
         frames.append(frame)
     merged = time_sorted(pd.concat(frames, ignore_index=True))
     merged["t_s"] = (merged["t_ns"] - merged["t_ns"].iloc[0]) / 1e9 if len(merged) else merged["t_s"]
+    sources = as_run(frames[0]).extra.get("label_sources")  # the dataset's labels, the sampler (issue 35)
     return to_frame(Run(merged, loader=as_run(frames[0]).loader, epochs=job.epochs,
-                        extra={"sampler": sampler_settings(sampler)}))
+                        extra={"sampler": sampler_settings(sampler), **({"label_sources": sources} if sources else {})}))
 
 
 def _port(job: RankJob, timeout_s: float) -> int:

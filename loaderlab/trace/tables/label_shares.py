@@ -27,7 +27,7 @@ import pandas as pd
 from ...engine import events as ev
 from ..core import as_run, normal, positions
 from ..recording import unpacked_weights
-from .audits import is_class, plain_label, samples
+from .audits import is_class, per_label, plain_label, samples
 
 COLUMNS = ["epoch", "which", "label", "count", "share", "low", "high", "estimated", "source"]
 WHICH = ("dataset", "intended", "received")
@@ -58,17 +58,17 @@ def wilson(count: float, n: float) -> tuple[float, float]:
 def inverse_weight_shares(labels: np.ndarray, weights: np.ndarray) -> dict:
     """Each label's share of the data from draws made with probability ∝ weight: Σ 1/w of the label over
     Σ 1/w (a ratio estimator), and its 95 % interval (linearised variance): label → (share, low, high)."""
+    codes, uniques = pd.factorize(pd.Series(labels, dtype=object))
     x = 1.0 / weights
-    total = x.sum()
-    n = len(x)
-    out = {}
-    for lab in pd.unique(labels):
-        y = np.where(labels == lab, x, 0.0)
-        r = y.sum() / total
-        var = ((y - r * x) ** 2).sum() / (total * total) * (n / max(n - 1, 1))
-        half = Z95 * math.sqrt(var)
-        out[plain_label(lab)] = (r, max(0.0, r - half), min(1.0, r + half))
-    return out
+    total, n, k = x.sum(), len(x), len(uniques)
+    share = np.bincount(codes, weights=x, minlength=k) / total
+    # Σ_i (y_i − r·x_i)² per label, with y_i = x_i for the label's draws and 0 for the others
+    sq = (x * x).sum()
+    own = np.bincount(codes, weights=x * x, minlength=k)
+    var = (own * (1 - 2 * share) + share * share * sq) / (total * total) * (n / max(n - 1, 1))
+    half = Z95 * np.sqrt(np.maximum(var, 0.0))
+    return {plain_label(lab): (float(r), max(0.0, float(r - h)), min(1.0, float(r + h)))
+            for lab, r, h in zip(uniques, share, half)}
 
 
 def _rows(epoch: int, which: str, shares: dict, total: float, estimated: bool, source: str,
@@ -99,7 +99,7 @@ def label_distributions(frame: pd.DataFrame) -> pd.DataFrame:
     meta = sources(frame)
     data_meta, sampler = meta.get("dataset") or {}, meta.get("sampler") or {}
     s = samples(frame)
-    s = s[s["label"].map(is_class).astype(bool)] if len(s) else s
+    s = s[per_label(s["label"], is_class).astype(bool)] if len(s) else s
     dataset_counts = _pairs(data_meta.get("counts"))
     n_data = float(data_meta.get("n") or sum(dataset_counts.values()))
     kind = sampler.get("type", "")

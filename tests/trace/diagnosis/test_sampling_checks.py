@@ -6,12 +6,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import torch
-from torch.utils.data import DataLoader, WeightedRandomSampler
+from torch.utils.data import DataLoader, DistributedSampler, WeightedRandomSampler
 
 import loaderlab
 from loaderlab.trace.core import kinds
-from loaderlab.trace.diagnosis import findings as F
+from loaderlab.trace.diagnosis import diagnose, findings as F, report_text
 from loaderlab.trace.diagnosis.sampling_checks import sampling_findings
+from loaderlab.trace.ranks import merge_rank_frames
 from tests.trace.tables.test_label_shares import LABELS, Said, label_of
 
 NEW = {kinds.SAMPLER_SHARE_OFF, kinds.MINORITY_MISSING, kinds.CLASS_WEIGHTS_PER_SAMPLE,
@@ -74,11 +75,11 @@ def test_weights_that_belong_to_other_rows_drift_outside_a_fair_draw():
 
     make = lambda: loader(weights, dataset=Misread(labels))  # noqa: E731
     found = sampling_findings(loaderlab.record(make(), sample_info=label_of))
-    off = {f.evidence["label"]: f for f in found if f.kind == kinds.SAMPLER_SHARE_OFF}
+    one = only(found, kinds.SAMPLER_SHARE_OFF)  # one per epoch: with two labels the other is its mirror
     got = shuffled[drawn(make)]
-    assert set(off) == {0, 1}
-    assert off[1].evidence["count"] == int((got == 1).sum()) and off[1].evidence["intended"] == pytest.approx(0.5)
-    assert off[1].evidence["low"] < 0.5 < off[1].evidence["high"]
+    label = one.evidence["label"]
+    assert one.evidence["count"] == int((got == label).sum()) and one.evidence["intended"] == pytest.approx(0.5)
+    assert one.evidence["low"] < 0.5 < one.evidence["high"] and "the weights were made from" in one.text()
 
 
 def test_a_minority_missing_from_most_batches_is_counted_per_batch():
@@ -97,3 +98,21 @@ def test_a_minority_missing_from_most_batches_is_counted_per_batch():
 def test_the_findings_are_worded_in_korean():
     found = sampling_findings(loaderlab.record(loader(1.0 / np.bincount(LABELS)), sample_info=label_of))
     assert found and all("에폭" in f.text("ko") or "가중치" in f.text("ko") for f in found)
+
+
+def test_a_rank_whose_shard_is_one_class_gets_the_shard_words():
+    labels = np.array([0, 1] * 500)  # alternating: DistributedSampler(shuffle=False) gives each rank one class
+    frames = [loaderlab.record(DataLoader(Said(labels), batch_size=20,
+                                          sampler=DistributedSampler(Said(labels), 2, r, shuffle=False)),
+                               sample_info=label_of) for r in range(2)]
+    merged = merge_rank_frames(frames)
+    doc = diagnose(merged, replay=False)
+    assert doc["labels"][0]["received"] == {"0": 0.5, "1": 0.5}  # all ranks together: the data
+    by_rank = doc["labels_by_rank"]
+    assert by_rank["0"][0]["received"] == {"0": 1.0} and by_rank["1"][0]["received"] == {"1": 1.0}
+    assert by_rank["0"][0]["dataset"] == by_rank["0"][0]["intended"] == {"0": 0.5, "1": 0.5}
+    text = report_text(merged)
+    # each rank: the label it never got (a tie with its mirror names the one served less than meant)
+    assert "label 1 is 0.0% of what this rank received (0 of 500), but 50.0% of the data" in text
+    assert "label 0 is 0.0% of what this rank received (0 of 500), but 50.0% of the data" in text
+    assert "DistributedSampler(shuffle=False) deals index i to rank i mod num_replicas" in text

@@ -95,7 +95,10 @@ class RunConfig:
 
 PRESETS: dict[str, dict[str, Any]] = {
     "one slow worker": dict(num_workers=2, slow_worker=1, slow_factor=6.0, cost_ms=1.0, n_samples=600),
-    "prefetch starved": dict(num_workers=1, prefetch_factor=1, cost_ms=2.0, consumer_ms=0.0, n_samples=400),
+    # one batch in flight, of 2 ms: the worker idles at the cap while each batch and the next task cross between
+    # the processes (2 ms samples kept it busy: the verdict was "more workers", and prefetch_factor changed nothing)
+    "prefetch starved": dict(num_workers=1, prefetch_factor=1, batch_size=4, cost_ms=0.5, consumer_ms=0.0,
+                             n_samples=400),
     "95/5 imbalance": dict(imbalance=0.95, shuffle=True, n_samples=1000, cost_ms=0.5),
     "unsharded IterableDataset": dict(kind="iterable_unsharded", num_workers=2, n_samples=200, cost_ms=0.5),
     "padding waste": dict(source="stdlib_docstrings", collate="pad", shuffle=True, batch_size=8, cost_ms=0.2,

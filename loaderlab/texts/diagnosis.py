@@ -18,52 +18,54 @@ TEXTS = {
     "verdict.title.main_process": {"en": "Bottleneck: loading in the main process",
                                    "ko": "병목: 메인 프로세스에서의 로딩"},
     "verdict.title.pin_memory": {"en": "Bottleneck: the pin-memory thread", "ko": "병목: 메모리 고정 스레드"},
+    "verdict.title.prefetch": {"en": "Bottleneck: too few batches in flight (prefetch_factor)",
+                               "ko": "병목: 미리 가져오는 배치가 너무 적음(prefetch_factor)"},
     "verdict.title.none": {"en": "Bottleneck: too short to say", "ko": "병목: 판단하기에 너무 짧음"},
     "verdict.workers_cpu": {
-        "en": "Fetching is the slow part: the loop waited {share:.0%} of its time while the {workers} workers "
+        "en": "Fetching is the slow part: the loop waited {share:.0%} of its time while the workers ({workers}) "
             "were busy {busy:.0%} of theirs ({work_ms:.2f} ms of fetching and collating per batch, "
-            "{step_ms:.2f} ms of your step, median). More workers help, up to this machine's {cores} cores.",
+            "{step_ms:.2f} ms of your step, median{step_note}). More workers help, up to this machine's cores ({cores}).",
         "ko": "가져오기가 느린 부분입니다: 학습 루프는 시간의 {share:.0%}를 기다렸고, 워커 {workers}개는 "
             "시간의 {busy:.0%} 동안 일했습니다(배치당 가져오기와 합치기 {work_ms:.2f} ms, 학습 단계 "
-            "중앙값 {step_ms:.2f} ms). 워커를 늘리면 이 컴퓨터의 코어 {cores}개까지는 빨라집니다.",
+            "중앙값 {step_ms:.2f} ms{step_note}). 워커를 늘리면 이 컴퓨터의 코어 {cores}개까지는 빨라집니다.",
     },
     "verdict.workers_step_waited": {
         "en": "Fetching holds your loop back, though the loop waited only {share:.0%} of its time: your step "
-            "({step_ms:.2f} ms of its own, median) also waited for the cores held by the workers ({workers}, "
+            "({step_ms:.2f} ms of its own, median{step_note}) also waited for the cores held by the workers ({workers}, "
             "busy {busy:.0%} of their time, {work_ms:.2f} ms of fetching and collating per batch). More workers "
-            "help, up to this machine's {cores} cores.",
+            "help, up to this machine's cores ({cores}).",
         "ko": "학습 루프는 시간의 {share:.0%}만 기다렸지만 가져오기가 루프를 붙잡고 있습니다: 학습 단계(자체 "
-            "시간 중앙값 {step_ms:.2f} ms)도 워커 {workers}개가 차지한 코어를 기다렸고, 워커는 시간의 "
+            "시간 중앙값 {step_ms:.2f} ms{step_note})도 워커 {workers}개가 차지한 코어를 기다렸고, 워커는 시간의 "
             "{busy:.0%} 동안 일했습니다(배치당 가져오기와 합치기 {work_ms:.2f} ms). 워커를 늘리면 이 컴퓨터의 "
             "코어 {cores}개까지는 빨라집니다.",
     },
     "verdict.workers_latency": {
-        "en": "Fetching is the slow part: the loop waited {share:.0%} of its time while the {workers} workers "
+        "en": "Fetching is the slow part: the loop waited {share:.0%} of its time while the workers ({workers}) "
             "were busy {busy:.0%} of theirs ({work_ms:.2f} ms of fetching and collating per batch, "
-            "{step_ms:.2f} ms of your step, median). The workers already fill this machine's {cores} cores: more "
+            "{step_ms:.2f} ms of your step, median{step_note}). The workers already fill this machine's cores ({cores}): more "
             "workers help only if fetching waits on disk or network (latency-bound), not if it computes.",
         "ko": "가져오기가 느린 부분입니다: 학습 루프는 시간의 {share:.0%}를 기다렸고, 워커 {workers}개는 "
             "시간의 {busy:.0%} 동안 일했습니다(배치당 가져오기와 합치기 {work_ms:.2f} ms, 학습 단계 "
-            "중앙값 {step_ms:.2f} ms). 워커가 이미 이 컴퓨터의 코어 {cores}개를 채웁니다: 가져오기가 디스크나 "
+            "중앙값 {step_ms:.2f} ms{step_note}). 워커가 이미 이 컴퓨터의 코어 {cores}개를 채웁니다: 가져오기가 디스크나 "
             "네트워크를 기다리는 경우(지연 시간에 묶인 경우)에만 워커를 늘리면 빨라지고, 계산이라면 "
             "빨라지지 않습니다.",
     },
     "verdict.workers_contended": {
-        "en": "Fetching is the slow part: the loop waited {share:.0%} of its time while the {workers} workers "
+        "en": "Fetching is the slow part: the loop waited {share:.0%} of its time while the workers ({workers}) "
             "were busy {busy:.0%} of theirs ({work_ms:.2f} ms of fetching and collating per batch, "
-            "{step_ms:.2f} ms of your step, median). But the run got only {got:.1f} of this machine's {cores} "
-            "cores: its workers waited for a core, held by other programs or by more processes than cores. More "
+            "{step_ms:.2f} ms of your step, median{step_note}). But the run got only {got:.1f} of this machine's "
+            "cores ({cores}): its workers waited for a core, held by other programs or by more processes than cores. More "
             "workers will not help; fewer can, and so can freeing the cores.",
         "ko": "가져오기가 느린 부분입니다: 학습 루프는 시간의 {share:.0%}를 기다렸고, 워커 {workers}개는 "
             "시간의 {busy:.0%} 동안 일했습니다(배치마다 가져오기와 콜레이트 {work_ms:.2f} ms, 학습 스텝 "
-            "{step_ms:.2f} ms, 중앙값). 그런데 이 실행은 이 컴퓨터의 코어 {cores}개 중 {got:.1f}개만 썼습니다: "
+            "{step_ms:.2f} ms, 중앙값{step_note}). 그런데 이 실행은 이 컴퓨터의 코어 {cores}개 중 {got:.1f}개만 썼습니다: "
             "워커들이 코어를 기다렸고, 다른 프로그램이나 코어보다 많은 프로세스가 코어를 차지했습니다. 워커를 늘려도 "
             "빨라지지 않고, 줄이거나 코어를 비우면 빨라질 수 있습니다.",
     },
     "verdict.ipc": {
         "en": "Moving batches between processes is the slow part: the loop waited {share:.0%} of its time "
             "while the workers were busy only {busy:.0%} of theirs. Each batch took {move_ms:.2f} ms from its "
-            "worker to the main process ({tensors} tensors, {size}), against {work_ms:.2f} ms to fetch "
+            "worker to the main process (tensors: {tensors}, {size}), against {work_ms:.2f} ms to fetch "
             "and collate it. More workers cannot fix this: fewer, bigger batches or fewer tensors per batch "
             "can, or num_workers=0.",
         "ko": "프로세스 사이에 배치를 옮기는 일이 느린 부분입니다: 학습 루프는 시간의 {share:.0%}를 "
@@ -85,10 +87,14 @@ TEXTS = {
             "해결합니다.",
     },
     "verdict.startup": {
-        "en": "Worker start-up is the slow part: the waits for each epoch's first batch took {first_s:.3f} s, "
-            "{first_share:.0%} of the loop's time over {epochs} epochs (a worker took {startup_ms:.0f} ms to "
-            "start). persistent_workers=True starts them once; cheaper pickling of the dataset starts them "
-            "faster.",
+        "en": plural("epochs",
+            one="Worker start-up is the slow part: the waits for each epoch's first batch took {first_s:.3f} s, "
+                "{first_share:.0%} of the loop's time over {epochs} epoch (a worker took {startup_ms:.0f} ms to "
+                "start). Cheaper pickling of the dataset starts them faster.",
+            other="Worker start-up is the slow part: the waits for each epoch's first batch took {first_s:.3f} s, "
+                  "{first_share:.0%} of the loop's time over {epochs} epochs (a worker took {startup_ms:.0f} ms to "
+                  "start). persistent_workers=True starts them once; cheaper pickling of the dataset starts them "
+                  "faster."),
         "ko": "워커 시작이 느린 부분입니다: 에폭마다 첫 배치를 기다린 시간이 {first_s:.3f}초로, 에폭 "
             "{epochs}개 동안 루프 시간의 {first_share:.0%}입니다(워커 하나가 시작하는 데 {startup_ms:.0f} ms). "
             "persistent_workers=True로 두면 워커를 한 번만 시작하고, 데이터셋을 더 가볍게 피클하면 더 빨리 "
@@ -112,29 +118,46 @@ TEXTS = {
             "학습 루프가 기다린 {wait_s:.3f}초의 {lost_share:.0%}입니다. 워커를 늘려도 스스로 느린 워커는 "
             "고쳐지지 않습니다: 그 워커만 하는 일(받는 샘플, 기다리는 락이나 파일)을 살펴보세요.",
     },
+    "verdict.step_clock": {
+        "en": ", without its waits for a core: {step_wall_ms:.2f} ms on the clock",
+        "ko": ", 코어를 기다린 시간 제외(포함하면 {step_wall_ms:.2f} ms)",
+    },
+    "verdict.prefetch": {
+        "en": "Too few batches in flight are the slow part: the loop waited {share:.0%} of its time while the "
+            "workers sat idle at the prefetch cap {capped:.0%} of theirs (prefetch_factor={prefetch_factor}, "
+            "num_workers={workers}: {in_flight} batches in flight at most; busy {busy:.0%}, {work_ms:.2f} ms of "
+            "fetching and collating per batch, {move_ms:.2f} ms to move one). Each batch's trip to the loop and "
+            "the next task's trip back leave a worker with nothing to do: a larger prefetch_factor keeps it "
+            "working meanwhile.",
+        "ko": "미리 가져오는 배치가 너무 적은 것이 느린 부분입니다: 학습 루프는 시간의 {share:.0%}를 기다렸고, "
+            "워커는 시간의 {capped:.0%} 동안 prefetch 한도에 걸려 놀았습니다(prefetch_factor={prefetch_factor}, "
+            "num_workers={workers}: 동시에 최대 {in_flight}개 배치; 일한 비율 {busy:.0%}, 배치당 가져오기와 "
+            "합치기 {work_ms:.2f} ms, 옮기기 {move_ms:.2f} ms). 배치가 루프로 가고 다음 작업이 돌아오는 동안 "
+            "워커는 할 일이 없습니다: prefetch_factor를 늘리면 그동안에도 일합니다.",
+    },
     "verdict.consumer": {
-        "en": "Your training step is the slow part: it took {step_ms:.2f} ms per batch (median) and the loop waited "
+        "en": "Your training step is the slow part: it took {step_ms:.2f} ms per batch (median{step_note}) and the loop waited "
             "only {share:.0%} of its time ({wait_ms:.2f} ms per batch): the loader keeps up, so loader "
             "settings will not make this run faster.",
-        "ko": "학습 단계가 느린 부분입니다: 배치당 중앙값 {step_ms:.2f} ms 걸렸고 학습 루프는 시간의 {share:.0%}만 "
+        "ko": "학습 단계가 느린 부분입니다: 배치당 중앙값 {step_ms:.2f} ms{step_note} 걸렸고 학습 루프는 시간의 {share:.0%}만 "
             "기다렸습니다(배치당 {wait_ms:.2f} ms). 로더가 따라오고 있으므로 로더 설정을 바꿔도 이 실행은 "
             "빨라지지 않습니다.",
     },
     "verdict.consumer_shared": {
-        "en": "Your training step is the slow part: it took {step_ms:.2f} ms per batch (median) and the loop waited "
-            "only {share:.0%} of its time ({wait_ms:.2f} ms per batch). The loader keeps up, but its {workers} "
-            "workers and their hand-overs take time your step needs on this machine's {cores} cores, so fewer "
+        "en": "Your training step is the slow part: it took {step_ms:.2f} ms per batch (median{step_note}) and the loop waited "
+            "only {share:.0%} of its time ({wait_ms:.2f} ms per batch). The loader keeps up, but its workers "
+            "({workers}) and their hand-overs take time your step needs on this machine's cores ({cores}), so fewer "
             "workers make each batch faster.",
-        "ko": "학습 단계가 느린 부분입니다: 배치당 중앙값 {step_ms:.2f} ms 걸렸고 학습 루프는 시간의 {share:.0%}만 "
+        "ko": "학습 단계가 느린 부분입니다: 배치당 중앙값 {step_ms:.2f} ms{step_note} 걸렸고 학습 루프는 시간의 {share:.0%}만 "
             "기다렸습니다(배치당 {wait_ms:.2f} ms). 로더는 따라오지만, 워커 {workers}개와 그 배치 전달이 이 컴퓨터의 "
             "코어 {cores}개에서 학습 단계에 필요한 시간을 빼앗으므로 워커를 줄이면 배치마다 빨라집니다.",
     },
     "verdict.main_process": {
         "en": "Loading inside the loop is the slow part: with num_workers=0 the loop spent {share:.0%} of its "
-            "time fetching and collating ({work_ms:.2f} ms per batch, against {step_ms:.2f} ms of your step, median). "
+            "time fetching and collating ({work_ms:.2f} ms per batch, against {step_ms:.2f} ms of your step, median{step_note}). "
             "Workers would load while your step runs.",
         "ko": "루프 안에서의 로딩이 느린 부분입니다: num_workers=0이라 학습 루프가 시간의 {share:.0%}를 "
-            "가져오고 합치는 데 썼습니다(배치당 {work_ms:.2f} ms, 학습 단계는 중앙값 {step_ms:.2f} ms). 워커를 "
+            "가져오고 합치는 데 썼습니다(배치당 {work_ms:.2f} ms, 학습 단계는 중앙값 {step_ms:.2f} ms{step_note}). 워커를 "
             "쓰면 학습 단계가 도는 동안 로딩합니다.",
     },
     "verdict.pin_memory": {
@@ -179,7 +202,7 @@ TEXTS = {
         "ko": "학습 단계(배치당 중앙값 {step_ms:.2f} ms)를 따라가는 가장 적은 워커 수입니다.",
     },
     "suggestion.note.workers_cores": {
-        "en": "Fetching computes, so this machine's {cores} cores cap it: more workers would share them.",
+        "en": "Fetching computes, so this machine's cores ({cores}) cap it: more workers would share them.",
         "ko": "가져오기가 계산이라 이 컴퓨터의 코어 {cores}개가 한계입니다: 워커를 더 늘려도 코어를 나눠 쓸 "
             "뿐입니다.",
     },
@@ -217,13 +240,13 @@ TEXTS = {
             "{drop_gbps:.1f} GB/s)도 프로세스 간 이동도 없고, 가정한 {copy_gbps:.0f} GB/s의 일반 복사만 합니다.",
     },
     "suggestion.note.assumed_move": {
-        "en": "This run had no workers, so moving each batch from one is assumed ({tensors} tensors at "
-            "50 µs each, shared memory at {shm_gbps:.0f} GB/s), not measured.",
+        "en": "This run had no workers, so moving each batch from one is assumed (tensors: {tensors}, at "
+            "50 µs each; shared memory at {shm_gbps:.0f} GB/s), not measured.",
         "ko": "이 실행에는 워커가 없어서, 워커에서 배치를 옮기는 비용은 잰 값이 아니라 가정한 값입니다(텐서 "
             "{tensors}개에 각 50 µs, 공유 메모리 {shm_gbps:.0f} GB/s).",
     },
     "suggestion.note.cores": {
-        "en": "Your step, the loop and {workers} workers would share this machine's {cores} cores less thinly.",
+        "en": "Your step, the loop and the workers ({workers}) would share this machine's cores ({cores}) less thinly.",
         "ko": "학습 단계, 루프, 워커 {workers}개가 이 컴퓨터의 코어 {cores}개를 덜 빠듯하게 나눠 씁니다.",
     },
     "suggestion.none": {
@@ -252,6 +275,12 @@ TEXTS = {
         "ko": "in_order=False나 더 큰 prefetch_factor가 도움이 될 수 있지만, 비용 모델은 샘플이 도착하는 "
             "순서를 모르므로 아무것도 주장하지 않습니다(측정하려면 트레이스를 재생하세요).",
     },
+    "suggestion.why.unmodelled_prefetch": {
+        "en": "a larger prefetch_factor (4 times this one, say) should help, but the cost model does not model the "
+            "batches in flight, so it claims no number: measure it with `python -m loaderlab run --tune <script>`.",
+        "ko": "더 큰 prefetch_factor(예: 지금의 4배)가 도움이 될 것이지만, 비용 모델은 동시에 오가는 배치를 모델링하지 "
+            "않으므로 수치를 주장하지 않습니다: `python -m loaderlab run --tune <script>`로 재 보세요.",
+    },
     "suggestion.why.unmodelled_slow_worker": {
         "en": "the cost model cannot tell what makes one worker slow, so it claims nothing.",
         "ko": "비용 모델은 한 워커가 왜 느린지 알 수 없으므로 아무것도 주장하지 않습니다.",
@@ -263,7 +292,7 @@ TEXTS = {
                 "replayed as CPU work, one sample at a time, so workers beyond {cores} add no "
                 "speed here. If that time was waiting (disk, network), replay with io_bound=True "
                 "(--io-bound).",
-            other="model: {num_workers} workers on this machine's {cores} cores: the recorded sample time "
+            other="model: {num_workers} workers on this machine's cores ({cores}): the recorded sample time "
                 "is replayed as CPU work, at most {cores} samples at once, so workers beyond {cores} add "
                 "no speed here. If that time was waiting (disk, network), replay with io_bound=True "
                 "(--io-bound)."),
@@ -300,7 +329,7 @@ TEXTS = {
                     one="model: the recorded sample time is replayed in {num_workers} workers, within "
                         "this machine's {cores} core.",
                     other="model: the recorded sample time is replayed in {num_workers} workers, within "
-                        "this machine's {cores} cores.")),
+                        "this machine's cores ({cores}).")),
         "ko": "모델: 기록된 샘플 시간을 워커 {num_workers}개로 재생합니다. 이 컴퓨터의 코어 {cores}개 "
             "안에서 돕니다.",
     },

@@ -108,6 +108,22 @@ TEXTS = {
         "ko": "모델이 병목입니다: 학습 루프가 본문에서 {consume_s:.3f}초를 썼고 배치는 {wait_s:.3f}초만 "
             "기다렸습니다(대기 비율 {share:.0%}). 데이터로더가 더 빨라져도 도움이 되지 않습니다.",
     },
+    "finding.model_bound_shared": {
+        "en": "Model-bound: the loop spent {consume_s:.3f} s in its body and waited only {wait_s:.3f} s for batches "
+            "({share:.0%} waiting). The loader keeps up, but its workers take time your step needs: fewer workers "
+            "may help (see the bottleneck).",
+        "ko": "모델이 병목입니다: 학습 루프가 본문에서 {consume_s:.3f}초를 썼고 배치는 {wait_s:.3f}초만 "
+            "기다렸습니다(대기 비율 {share:.0%}). 로더는 따라오지만 워커가 학습 단계에 필요한 시간을 빼앗으므로 "
+            "워커를 줄이면 도움이 될 수 있습니다(병목 참고).",
+    },
+    "finding.model_bound_steady": {
+        "en": "Model-bound once running: the loop spent {consume_s:.3f} s in its body and waited only {wait_s:.3f} s "
+            "for batches ({share:.0%} waiting; first batches of epochs left out). The bottleneck says what held "
+            "the run back.",
+        "ko": "실행 중에는 모델이 병목입니다: 학습 루프가 본문에서 {consume_s:.3f}초를 썼고 배치는 {wait_s:.3f}초만 "
+            "기다렸습니다(대기 비율 {share:.0%}, 각 에폭의 첫 배치는 제외). 무엇이 실행을 붙잡았는지는 병목이 "
+            "알려 줍니다.",
+    },
     "finding.model_bound_cores": {
         "en": "The loop spent {consume_s:.3f} s in its body and waited only {wait_s:.3f} s for batches "
             "({share:.0%} waiting), but its body also waited for the cores the workers held: more workers, up "

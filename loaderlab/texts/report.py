@@ -164,6 +164,6 @@ TEXTS = {
         "ko": "해당 없음",
     },
     # The report's lines for the verdict and suggestions (their words: .diagnosis_texts)
-    "report.bottleneck": {"en": "{title} [{kind}]", "ko": "{title} [{kind}]"},
+    "report.bottleneck": {"en": "{title} [{wording}]", "ko": "{title} [{wording}]"},
     "report.suggestions": {"en": "Suggestions (predicted from the measured costs):", "ko": "제안 (잰 비용으로 예측):"},
 }

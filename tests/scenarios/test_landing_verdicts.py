@@ -4,6 +4,9 @@ never called a straggler, and a slow worker is named as such, not as "moving bat
 
 Each setup runs three times while a CPU-bound process competes for the cores (a workshop server is never
 idle: there, a worker's first fetch once took 0.108 s and led the landing page as "a few slow samples").
+Every preset names what it plants, each time (issue 34, item 4): its finding (``PRESET_FINDINGS``) and, for the
+prefetch-starved one, a verdict that names prefetch_factor (it read "more workers help" beside a suggestion of
+num_workers=4, and flipped between "workers" and "moving batches").
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ import sys
 
 import pytest
 
-from loaderlab.scenarios.run import preset, PRESETS, run, RunConfig
+from loaderlab.scenarios.run import preset, PRESET_FINDINGS, PRESETS, run, RunConfig
 from loaderlab.trace.diagnosis import all_findings, verdict
 
 pytestmark = [pytest.mark.timing, pytest.mark.slow]  # judges real runs' timing: run alone
@@ -22,11 +25,14 @@ REPEATS = 3
 LANDING = {  # setup: (verdict, the warning/error findings)
     "default": ("workers", set()),
     "one slow worker": ("slow_worker", {"slow_worker"}),
-    "prefetch starved": ("workers", set()),
+    "prefetch starved": ("prefetch", set()),
     "95/5 imbalance": ("workers", {"class_imbalance"}),
     "unsharded IterableDataset": ("workers", {"iterable_duplicates"}),
     "padding waste": ("consumer", {"padding_waste"}),
 }
+
+
+NAMED = {"prefetch starved": "prefetch_factor"}  # words the verdict must say, beside its kind
 
 
 def test_every_landing_setup_is_listed():
@@ -44,9 +50,11 @@ def busy_machine():
 @pytest.mark.parametrize("name", list(LANDING))
 def test_a_landing_setup_gives_its_verdict_every_time(name, busy_machine):
     config = RunConfig() if name == "default" else preset(name)
-    seen = []
+    seen, planted = [], PRESET_FINDINGS.get(name, (None,))[0]
     for _ in range(REPEATS):
         frame = run(config)
-        found = all_findings(frame)
-        seen.append((verdict(frame).kind, {f.kind for f in found if f.severity != "info"}))
+        found, said = all_findings(frame), verdict(frame)
+        seen.append((said.kind, {f.kind for f in found if f.severity != "info"}))
+        assert planted is None or planted in {f.kind for f in found}, [f.message for f in found]
+        assert NAMED.get(name, "") in said.text("en")
     assert seen == [LANDING[name]] * REPEATS

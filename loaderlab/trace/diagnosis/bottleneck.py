@@ -21,12 +21,21 @@ order, with the numbers that decided it kept as the verdict's evidence:
    others' (:func:`~loaderlab.trace.tables.slow.slow_workers`) and waiting for its batches cost at least
    :data:`STRAGGLER_SHARE` of the loop's wait: more workers do not fix a worker that is slow itself. No
    setting is suggested (the replay cannot model what makes one worker slow).
-8. ``workers``: the workers were busy at least :data:`WORKERS_BUSY` of their lives: fetching is the slow
+8. ``prefetch``: the workers sat idle at the prefetch cap (``prefetch_factor × num_workers`` batches in
+   flight, all made) at least :data:`PREFETCH_CAPPED` of their lives while the loop waited: each batch's trip
+   to the loop and the next task's trip back leave a worker with nothing to do; a larger ``prefetch_factor``
+   keeps it working meanwhile. The workers must also be busy at least :data:`PREFETCH_BUSY` of their lives
+   (1 worker, ``prefetch_factor=1``, 4 ms batches beside a CPU-bound process: 0.41-0.44 of its life at the
+   cap, 254 samples/s; ``prefetch_factor=4``: 810).
+9. ``workers``: the workers were busy at least :data:`WORKERS_BUSY` of their lives: fetching is the slow
    part, more workers help (CPU-bound up to the cores, latency-bound beyond them).
-9. ``ipc``: otherwise: the loop waited while the workers mostly idled, so the time went between them —
+10. ``ipc``: otherwise: the loop waited while the workers mostly idled, so the time went between them —
    moving each batch from a worker to the main process (tiny batches, many tensors per batch).
 
-The step time it quotes is a median without each epoch's first step (a first CUDA step drags a mean up).
+The step time it quotes (``step_ms``) is the step's own time: a median without each epoch's first step (a first
+CUDA step drags a mean up) and without what it waited for a core (:func:`~loaderlab.trace.diagnosis.steps.step_times`);
+beside it, where they differ, ``step_wall_ms``: the summary's median step on the clock (``stages.step.p50_s``), so
+that each number is named for what it is, in the text and in the JSON alike.
 Knows nothing of words (:mod:`loaderlab.texts.words` words each kind: ``verdict.<key>``), plotly or streamlit.
 """
 
@@ -45,9 +54,10 @@ from .predict import calibrated, keeps_up, shortens_steady, STEADY_MIN, worker_l
 from ..tables import sample_fetches, slow_workers, stragglers
 from .summary import events, RunSummary, summarise
 
-WORKERS, IPC, STARTUP, STRAGGLER, SLOW_WORKER, CONSUMER, MAIN_PROCESS, PIN_MEMORY, NONE = (
-    "workers", "ipc", "startup", "straggler", "slow_worker", "consumer", "main_process", "pin_memory", "none")
-VERDICT_KINDS = (WORKERS, IPC, STARTUP, STRAGGLER, SLOW_WORKER, CONSUMER, MAIN_PROCESS, PIN_MEMORY, NONE)
+WORKERS, IPC, STARTUP, STRAGGLER, SLOW_WORKER, CONSUMER, MAIN_PROCESS, PIN_MEMORY, PREFETCH, NONE = (
+    "workers", "ipc", "startup", "straggler", "slow_worker", "consumer", "main_process", "pin_memory", "prefetch",
+    "none")
+VERDICT_KINDS = (WORKERS, IPC, STARTUP, STRAGGLER, SLOW_WORKER, CONSUMER, MAIN_PROCESS, PIN_MEMORY, PREFETCH, NONE)
 
 MIN_BATCHES = 8
 LOADER_BOUND_SHARE = 0.5  # the loader-bound finding's threshold: above it the loop mostly waited
@@ -55,9 +65,15 @@ STARTUP_SHARE = 0.5
 PIN_SHARE = 0.5
 STRAGGLER_SHARE = 0.5  # slow samples must explain half the waiting: on a busy machine a few sleeps stretch
 WORKERS_BUSY = 0.6  # below it the workers mostly idled while the loop waited: the time went elsewhere
+# Of their lives idle at the prefetch cap while the loop mostly waited, and busy: 1 worker, prefetch_factor=1, 2 ms
+# batches: 0.28-0.46 at the cap, 0.41-0.61 busy (0.0 at the cap with prefetch_factor=4); the other landing setups'
+# workers: under 0.1 at the cap. Workers mostly idle (tiny batches, a loop slow to take them) are not starved:
+# the time went between the processes (ipc), which a deeper prefetch does not shorten.
+PREFETCH_CAPPED, PREFETCH_BUSY = 0.2, 0.35
 CORES_SHORT = 0.5  # the run got at least half a core fewer than the machine has: other programs held them
 # More workers shorten a batch by at most the loop's wait for it: below this wait share they cannot reach STEADY_MIN
 WAIT_FOR_MORE_WORKERS = 1 - 1 / STEADY_MIN
+STEP_CLOCK_SHARE = 1.05  # the step on the clock this × its own time: the text names both (it waited for cores)
 
 
 @dataclass(frozen=True)
@@ -72,13 +88,20 @@ class Verdict:
     index: int | None = None
 
     def text(self, lang: str = "en") -> str:
-        return text(f"verdict.{self.key}", lang, **self.evidence)
+        return text(f"verdict.{self.key}", lang, **self.evidence, step_note=self._step_note(lang))
+
+    def _step_note(self, lang: str) -> str:
+        """Where the step on the clock was longer than its own time (it waited for a core), both numbers."""
+        own, wall = self.evidence.get("step_ms", math.nan), self.evidence.get("step_wall_ms", math.nan)
+        if not (own == own and wall == wall) or wall <= STEP_CLOCK_SHARE * own:
+            return ""
+        return text("verdict.step_clock", lang, step_wall_ms=wall)
 
     def title(self, lang: str = "en") -> str:
         return text(f"verdict.title.{self.kind}", lang)
 
     def as_dict(self, lang: str = "en") -> dict[str, Any]:
-        out = {"kind": self.kind, "text": self.text(lang), **self.evidence}
+        out = {"kind": self.kind, "key": self.key, "text": self.text(lang), **self.evidence}
         out.update({k: getattr(self, k) for k in ("batch", "worker", "index") if getattr(self, k) is not None})
         return out
 
@@ -93,7 +116,10 @@ def _workers_take_from_step(frame: Any, s: RunSummary) -> bool:
     if not s.num_workers:
         return False
     c = measured_costs(frame, summary=s)
-    return usable(c) and shortens_steady(calibrated(c), {"num_workers": 0})
+    if not usable(c):
+        return False
+    c = calibrated(c)  # the changes the suggestions weigh for a step-bound loop (suggestions.candidates)
+    return any(shortens_steady(c, {"num_workers": n}) for n in {0, s.num_workers - 1})
 
 
 def more_workers_help(frame: Any, s: RunSummary) -> bool:
@@ -133,7 +159,8 @@ def verdict(frame: Any, summary: RunSummary | None = None) -> Verdict:
     total = loop.first_wait_s + loop.wait_s + loop.consume_s
     batches = max(s.batches, 1)
     common = {"share": loop.share if not math.isnan(loop.share) else 0.0, "wait_s": loop.wait_s,
-              "step_ms": _ms(step_medians(frame)[0]), "batches": s.batches, "wall_s": s.wall_s}
+              "step_ms": _ms(step_medians(frame)[0]), "step_wall_ms": _ms(s.stage("step").p50_s),
+              "batches": s.batches, "wall_s": s.wall_s}
     if s.batches < MIN_BATCHES or total <= 0:
         return Verdict(NONE, NONE, {"batches": s.batches, "min_batches": MIN_BATCHES, "wall_s": s.wall_s})
     started = s.stage("startup")  # the first waits, as far as worker start-up explains them
@@ -174,6 +201,12 @@ def verdict(frame: Any, summary: RunSummary | None = None) -> Verdict:
                                                   "lost_s": said["cost_s"],
                                                   "lost_share": said["cost_s"] / max(loop.wait_s, 1e-12)},
                        worker=found.worker)
+    capped = s.worker_capped_share if not math.isnan(s.worker_capped_share) else 0.0
+    if capped >= PREFETCH_CAPPED and busy >= PREFETCH_BUSY:
+        pf = int(s.settings.get("prefetch_factor") or 2)
+        return Verdict(PREFETCH, PREFETCH, {**common, "capped": capped, "busy": busy, "prefetch_factor": pf,
+                                            "workers": s.num_workers, "in_flight": pf * s.num_workers,
+                                            "work_ms": work_ms, "move_ms": _ms(s.stage("move").p50_s)})
     if busy >= WORKERS_BUSY:
         return _workers(frame, s, common, busy, work_ms)
     move = s.stage("move")

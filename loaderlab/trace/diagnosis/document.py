@@ -43,7 +43,7 @@ def _diagnosis(trace: Any, lang: str, replay: bool, summary: RunSummary | None, 
     if suggestions is None:
         suggestions = suggest(trace, found, summary) if replay else []
     out = {"summary": summary.as_dict(), "bottleneck": found.as_dict(lang),
-           "findings": [finding_dict(f, lang) for f in all_findings(trace)],
+           "findings": [finding_dict(f, lang) for f in all_findings(trace, found)],
            "suggestions": [s.as_dict(lang) for s in suggestions],
            **label_keys(trace)}  # the three label distributions per epoch, and per rank (issue 35)
     for s in out["suggestions"]:  # scripts read `measured`: the model's are predictions, never measurements

@@ -16,13 +16,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ...texts import EN, render
+from ...texts import EN
 from ..core import Finding, finding, kinds, SEVERITIES, normal, paired_rows, release, rows, settings, shared_tables
 from ..tables import (
     epoch_orders,
@@ -38,7 +37,7 @@ from ..tables import (
     stall_checks,
 )
 from ...engine import events as ev
-from .bottleneck import more_workers_help, WAIT_FOR_MORE_WORKERS
+from .bottleneck import CONSUMER, LOADER_BOUND_SHARE, verdict, Verdict, WORKERS
 from .summary import summarise
 from .sampling_checks import with_sampling
 
@@ -53,16 +52,34 @@ DRIFT_MIN, DRIFT_SIGMAS = 0.05, 4.0  # |realised - intended| above both this and
 PADDING_FRACTION = 0.3
 
 
-def stall_findings(frame: pd.DataFrame) -> list[Finding]:
+def stall_findings(frame: pd.DataFrame, found: Verdict | None = None) -> list[Finding]:
     """Where time went wrong: stragglers, a slow worker, head-of-line blocking, stalled or vanished workers,
-    slow first batches, errors, and the loader-bound / model-bound verdict (severity info). See
+    slow first batches, errors, pauses of the whole machine, and the loader-bound / model-bound finding
+    (severity info) derived from the verdict (``found``, worked out when not given). See
     :mod:`loaderlab.trace.tables.stalls` and :mod:`loaderlab.trace.tables.slow`."""
     persistent = bool(settings(frame).get("persistent_workers"))
-    found = stall_checks(normal(frame), persistent)
-    # "a faster loader would not help" only where the cost model agrees (the verdict's own test)
-    return [replace(f, key="model_bound_cores", message=render("finding.model_bound_cores", f.evidence))
-            if f.kind == kinds.MODEL_BOUND and f.evidence["share"] >= WAIT_FOR_MORE_WORKERS
-            and more_workers_help(frame, summarise(frame)) else f for f in found]
+    return stall_checks(normal(frame), persistent) + bound_findings(frame, found)
+
+
+# The model-bound finding's wording per verdict: only a plain ``consumer`` verdict (no loader change shortens a
+# batch) says a faster loader would not help
+MODEL_BOUND_KEYS = {"consumer": "model_bound", "consumer_shared": "model_bound_shared"}
+
+
+def bound_findings(frame: pd.DataFrame, found: Verdict | None = None) -> list[Finding]:
+    """The loader-bound / model-bound finding: the verdict's call (the one place it is made, with its threshold
+    :data:`~loaderlab.trace.diagnosis.bottleneck.LOADER_BOUND_SHARE`), worded so as never to contradict it."""
+    s = summarise(frame)
+    loop = s.loop
+    if not len(rows(normal(frame), ev.CONSUMER_END)) or math.isnan(loop.share):
+        return []
+    numbers = dict(wait_s=loop.wait_s, consume_s=loop.consume_s, share=loop.share)
+    if loop.share > LOADER_BOUND_SHARE:
+        return [finding(kinds.LOADER_BOUND, "info", **numbers)]
+    found = verdict(frame, s) if found is None else found
+    key = ("model_bound_cores" if found.kind == WORKERS else
+           MODEL_BOUND_KEYS.get(found.key, "model_bound") if found.kind == CONSUMER else "model_bound_steady")
+    return [finding(kinds.MODEL_BOUND, "info", key=key, **numbers)]
 
 
 def _stream_replayed(f: pd.DataFrame, iterable: bool, dataset_len: Any, already: set[int]) -> list[Finding]:
@@ -223,10 +240,11 @@ def memory_findings(frame: pd.DataFrame) -> list[Finding]:
     return memory_checks(frame)
 
 
-def all_findings(frame: pd.DataFrame) -> list[Finding]:
-    """Every finding the trace supports, most severe first (labels and lengths from ``sample_info``)."""
+def all_findings(frame: pd.DataFrame, verdict_found: Verdict | None = None) -> list[Finding]:
+    """Every finding the trace supports, most severe first (labels and lengths from ``sample_info``);
+    ``verdict_found``: the trace's verdict where the caller has it (the model-bound finding follows it)."""
     with shared_tables():  # the checks read the same worker, wait and sample tables
-        found = stall_findings(frame)
+        found = stall_findings(frame, verdict_found)
         release(paired_rows)  # the fetch pairs: only the stall checks (and the verdict, before them) read them
         found += correctness_findings(frame) + with_sampling(frame, label_findings(frame)) + padding_findings(frame)
         release(samples)

@@ -19,6 +19,7 @@ from .findings import all_findings
 from .label_report import distribution_lines
 from ..core import as_run, events_of, Run, settings, shared_tables, size_text
 from .summary import summarise
+from .bottleneck import verdict, Verdict
 from .tuning import tuning_lines
 
 SETTING_KEYS = ("dataset", "dataset_len", "batch_size", "sampler", "num_workers", "prefetch_factor", "in_order",
@@ -74,7 +75,8 @@ def _report(frame: pd.DataFrame | Run, lang: str, suggestions: list | None = Non
     tuned = tuning_lines(getattr(frame, "attrs", {}).get("tuning"), lang, getattr(frame, "attrs", {}).get("epochs"))
     if tuned:  # run --tune: what was measured comes before what the model reads from the trace
         lines += ["", *tuned]
-    lines += ["", *diagnosis_lines(frame, lang, suggestions)]  # the verdict first: what to look at
+    found_verdict = verdict(frame)
+    lines += ["", *diagnosis_lines(frame, lang, suggestions, found_verdict)]  # the verdict first: what to look at
     lines += ["", text("report.throughput", lang)]
     for r in throughput(frame).itertuples():
         lines.append(text("report.throughput_row", lang, epoch=r.epoch, batches=r.batches, samples=s(r.samples, 0),
@@ -102,7 +104,7 @@ def _report(frame: pd.DataFrame | Run, lang: str, suggestions: list | None = Non
     lines += ["", *label_lines(frame, lang)]
     shares = distribution_lines(frame, lang)  # the data's, the sampler's and the loop's shares (issue 35)
     lines += ["", *shares] if shares else []
-    found = all_findings(frame)
+    found = all_findings(frame, found_verdict)
     lines += ["", text("report.findings", lang, n=len(found)) if found else text("report.findings_none", lang)]
     lines += [text("report.finding_row", lang, severity=f.severity_text(lang), kind=f.kind, message=f.text(lang))
               for f in found]
@@ -126,14 +128,15 @@ def settings_lines(found: dict, lang: str) -> list[str]:
     return [text("report.settings_written", lang, settings=joined), line]
 
 
-def diagnosis_lines(frame, lang: str, suggestions: list | None = None) -> list[str]:
-    """The bottleneck verdict's title and sentence, then the predicted suggestions when given (a list from
-    :func:`loaderlab.trace.diagnosis.suggestions.suggest`; an empty list says why there are none)."""
+def diagnosis_lines(frame, lang: str, suggestions: list | None = None, found: Verdict | None = None) -> list[str]:
+    """The bottleneck verdict's title and sentence (``found``, worked out when not given), then the predicted
+    suggestions when given (a list from :func:`loaderlab.trace.diagnosis.suggestions.suggest`; an empty list
+    says why there are none)."""
     from .suggestions import why_none
-    from .bottleneck import verdict
 
-    found = verdict(frame)
-    lines = [text("report.bottleneck", lang, title=found.title(lang), kind=found.kind), "  " + found.text(lang)]
+    found = verdict(frame) if found is None else found
+    # the tag names the wording shown below it (a kind's variant: consumer_shared, workers_contended…)
+    lines = [text("report.bottleneck", lang, title=found.title(lang), wording=found.key), "  " + found.text(lang)]
     if suggestions is None:
         return lines
     lines += ["", text("report.suggestions", lang)]

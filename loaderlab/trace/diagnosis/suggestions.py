@@ -32,7 +32,7 @@ from .costs import ASSUMED, Costs, measured_costs, usable
 from .predict import calibrated, keeps_up, shortens_steady, speedup, worker_limit
 from .summary import events, RunSummary, summarise
 from ..core import as_run, shared_tables
-from .bottleneck import (CONSUMER, IPC, MAIN_PROCESS, NONE, PIN_MEMORY, SLOW_WORKER, STARTUP, STRAGGLER,
+from .bottleneck import (CONSUMER, IPC, MAIN_PROCESS, NONE, PIN_MEMORY, PREFETCH, SLOW_WORKER, STARTUP, STRAGGLER,
                          Verdict, verdict as find_verdict, WORKERS)
 
 MAX_SUGGESTIONS = 2
@@ -80,7 +80,7 @@ class Suggestion:
 def candidates(found: Verdict, summary: RunSummary, costs: Costs | None = None) -> list[tuple[dict[str, Any], str]]:
     """``(change, note key)`` pairs the model weighs for ``found`` (module docstring), in order."""
     s, n = summary.settings, summary.num_workers
-    if found.kind in (NONE, SLOW_WORKER, STRAGGLER) or costs is None:
+    if found.kind in (NONE, SLOW_WORKER, STRAGGLER, PREFETCH) or costs is None:
         return []
     out: list[tuple[dict[str, Any], str]] = []
     if found.kind in (WORKERS, MAIN_PROCESS):
@@ -176,6 +176,6 @@ def why_none(found: Verdict, frame: pd.DataFrame) -> str:
     """The ``suggestion.why.*`` key of an empty suggestion list."""
     if found.kind in (CONSUMER, NONE):
         return f"suggestion.why.{found.kind}"
-    if found.kind in (STRAGGLER, SLOW_WORKER):
+    if found.kind in (STRAGGLER, SLOW_WORKER, PREFETCH):
         return f"suggestion.why.unmodelled_{found.kind}"
     return "suggestion.why.no_replay" if not usable(measured_costs(frame)) else "suggestion.why.no_gain"

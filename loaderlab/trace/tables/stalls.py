@@ -1,6 +1,7 @@
 """Stall checks: where a run lost time — head-of-line blocking, stalled or vanished workers, slow first
-batches, errors (stragglers and slow workers: :mod:`loaderlab.trace.tables.slow`) — and whether the loop waited on the loader
-or the loader on the loop (by :func:`~loaderlab.trace.tables.waits.loop_wait`, the one definition of waiting).
+batches, errors (stragglers, slow workers and pauses of the whole machine: :mod:`loaderlab.trace.tables.slow`). Whether
+the loop waited on the loader or the loader on the loop is the verdict's call
+(:mod:`loaderlab.trace.diagnosis.bottleneck`), and its finding is derived from it there.
 
 Twin of nothing in torch. Pure functions over a normalised events table (see :mod:`loaderlab.trace.core.lookups`); each check
 makes :class:`~loaderlab.trace.core.findings.Finding` objects (worded from :mod:`loaderlab.texts`), which
@@ -19,7 +20,7 @@ import pandas as pd
 
 from ...engine import events as ev
 from ..core import Finding, finding, kinds, main_pid, rows, trace_end
-from .waits import batch_latency, loop_wait, LoopWait, main_wait
+from .waits import batch_latency, loop_wait, main_wait
 from .slow import fetches, machine_stall_findings, machine_stalls, sample_fetches, slow_workers, stragglers
 from .processes import worker_processes, worker_tasks
 
@@ -113,13 +114,6 @@ def _slow_first_batches(f: pd.DataFrame, persistent: bool) -> list[Finding]:
     return out
 
 
-def _verdict(f: pd.DataFrame, loop: LoopWait) -> list[Finding]:
-    if not len(rows(f, ev.CONSUMER_END)) or math.isnan(loop.share):
-        return []
-    return [finding(kinds.LOADER_BOUND if loop.share > 0.5 else kinds.MODEL_BOUND, "info", wait_s=loop.wait_s,
-                consume_s=loop.consume_s, share=loop.share)]
-
-
 def _errors(f: pd.DataFrame) -> list[Finding]:
     mp = main_pid(f)
     errors = rows(f, ev.ERROR)
@@ -147,5 +141,4 @@ def stall_checks(f: pd.DataFrame, persistent: bool) -> list[Finding]:
     loop, samples = loop_wait(f), sample_fetches(f)
     paused = machine_stalls(f, samples)
     return (_errors(f) + _silent_workers(f) + _head_of_line(f) + stragglers(f, samples, paused)
-            + slow_workers(f, loop, samples) + _slow_first_batches(f, persistent) + _verdict(f, loop)
-            + machine_stall_findings(f, samples, paused))
+            + slow_workers(f, loop, samples) + _slow_first_batches(f, persistent) + machine_stall_findings(f, samples, paused))

@@ -172,8 +172,8 @@ TEXTS = {
         "ko": "에폭, 고정 메모리 + non_blocking (ms)",
     },
     "transfer.metric.overlap": {
-        "en": "pinned copying hidden behind compute (of {copy} ms)",
-        "ko": "연산 뒤로 숨긴 고정 메모리 복사 ({copy} ms 중)",
+        "en": "copying hidden behind compute (of {copy} ms)",
+        "ko": "연산 뒤로 숨긴 복사 ({copy} ms 중)",
     },
     "transfer.metric.pageable_gbps": {
         "en": "pageable copy, measured",

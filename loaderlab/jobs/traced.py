@@ -15,6 +15,7 @@ of pandas, plotly or streamlit.
 
 from __future__ import annotations
 
+import itertools
 import time
 import weakref
 from typing import Any
@@ -249,7 +250,8 @@ class TuningIterator:
         try:
             batch = self.owner.tuner.next_batch(self.indices, time.perf_counter())
         except Done:
-            self.rest = self.owner.rest_of_epoch(self.indices, self.epoch, self.position)
+            rest = itertools.chain(self.owner.tuner.take_pushback(), self.indices)
+            self.rest = self.owner.rest_of_epoch(rest, self.epoch, self.position)
             return next(self.rest)
         except StopIteration:
             self.ended = True

@@ -8,7 +8,9 @@ generator (its seeds never touch the user's random streams) and its workers kept
 script's loop runs between batches as always, so each slice's time holds the user's real step.
 
 A slice's rate counts the batches after the pipeline's first fill (the first ``num_workers`` batches arrive
-together); a candidate's first slice starts its workers and is start-up, never a rate. Tuning stops when
+together, and a candidate's first slice starts its workers inside that fill: its first wait beside the later
+slices' is the start-up, reported apart). Where the budget cannot give every candidate ``TARGET_SLICES``
+slices, the ones a guess ranks last are not tried (``PRIORITY``). Tuning stops when
 its time budget is spent or every candidate left has ``ROUNDS`` measured slices; candidates far behind the
 leader are dropped after ``MIN_ROUNDS`` rounds. The measured best (:func:`~loaderlab.trace.diagnosis.tuning.
 tuning_choice`, also what the report prints) is then adopted for the rest of the job. Knows nothing of
@@ -27,14 +29,16 @@ import torch
 import torch.utils.data
 
 from ..trace.diagnosis import MIN_ROUNDS, rates, setting_text, tuning_choice
+from ..engine.cores import cpu_count
 from .candidates import Setting, candidates, own_setting
 from .patch import torch_iter
 
 ROUNDS = 5  # measured slices per candidate before tuning ends on its own
-TARGET_SLICES = 4  # slices per candidate the budget is planned for (its warm-up and three rounds)
+TARGET_SLICES = 3  # slices per candidate the budget is planned for
+MIN_SLICES = 2  # a candidate the budget cannot give this many slices is not tried
 SLICE_S = (0.1, 5.0)  # a slice's planned length, at least and at most
 DROP_BELOW = 0.8  # a candidate whose best slice is under this share of the leader's median is dropped
-FIRST_SLICE = 4  # batches of the job's own first slice, before its time per batch is known
+FIRST_SLICE = 8  # batches of the job's own first slice, before its time per batch is known
 
 
 class Feed:
@@ -115,13 +119,17 @@ class Tuner:
     def __init__(self, loader: torch.utils.data.DataLoader, name: str, budget: tuple[str, float]) -> None:
         self.loader, self.name, self.budget = loader, name, budget
         self.own = own_setting(loader)
-        self.settings = candidates(self.own, device=torch.cuda.is_available())
+        self.cores = cpu_count() or 1
+        self.settings = candidates(self.own, device=torch.cuda.is_available(), cores=self.cores)
+        self.skipped: list[int] = []  # not tried: the budget was short
         self.cands: dict[int, Candidate] = {}
         self.order = list(range(len(self.settings)))
         self.turn = 0
         self.round = 0
         self.slice: Slice | None = None
         self.slice_batches: int | None = None
+        self.slice_s: float | None = None  # a slice's planned length
+        self.pushback: list = []  # index batches a slice cut short did not serve: the next slice's first
         self.budget_s: float | None = budget[1] if budget[0] == "seconds" else None
         self.spent = 0.0
         self.started: float | None = None
@@ -136,6 +144,10 @@ class Tuner:
         """The next batch of the job from the candidate whose turn it is; StopIteration at the epoch's end.
         ``now``: when the job asked (the end of its step on the batch before)."""
         if self.slice is not None and self.slice.handed == len(self.slice.items):
+            self._end_slice(now)
+        elif self.slice is not None and self._too_long(self.slice, now):
+            self.pushback = self.slice.items[self.slice.handed:] + self.pushback  # the next slice serves them
+            self.slice.items = self.slice.items[:self.slice.handed]
             self._end_slice(now)
         if self.done:
             raise Done()
@@ -156,17 +168,18 @@ class Tuner:
         if who not in self.cands:
             self.cands[who] = Candidate(self.loader, self.settings[who])
         fill = self._fill(self.settings[who])
-        if self.slice_batches is None:  # the job's own first slice: it plans the others
-            n = max(FIRST_SLICE, fill + 3)
-        elif not self.cands[who].first_waits and fill:  # a start-up slice: long enough to see the first fill
-            n = fill + 3
-        else:
-            n = self.slice_batches
-        items = [b for _, b in zip(range(n), indices)]
+        n = self.slice_batches or max(FIRST_SLICE, 2 * fill + 2)  # the job's own first slice plans the others
+        items, self.pushback = self.pushback[:n], self.pushback[n:]
+        items += [b for _, b in zip(range(n - len(items)), indices)]
         if not items:
             raise StopIteration
         self.slice = Slice(who, items, now, self.round)
         self.cands[who].start(items)
+
+    def _too_long(self, s: Slice, now: float) -> bool:
+        """A slow candidate's slice ends at twice the planned length (once it has a rate): the budget holds."""
+        lo = max(1, self._fill(self.settings[s.who]))
+        return self.slice_s is not None and s.handed >= lo + 2 and now - s.started > 2 * self.slice_s
 
     @staticmethod
     def _fill(setting: Setting) -> int:
@@ -177,11 +190,10 @@ class Tuner:
         cand = self.cands[s.who]
         lo = min(max(1, self._fill(cand.setting)), len(s.items) - 2)
         warm = not cand.slices and cand.setting.num_workers > 0  # without workers nothing starts up
-        if lo >= 1 and len(s.items) >= 3 and now > s.requests[lo]:
-            cand.slices.append({"round": s.round, "samples": s.samples(lo), "seconds": round(now - s.requests[lo], 6),
-                                "warm": warm, "batches": len(s.items)})
-        elif warm:
-            cand.slices.append({"round": s.round, "samples": 0, "seconds": 0.0, "warm": True, "batches": len(s.items)})
+        measured = lo >= 1 and len(s.items) >= 3 and now > s.requests[lo]
+        cand.slices.append({"round": s.round, "samples": s.samples(lo) if measured else 0,
+                            "seconds": round(now - s.requests[lo], 6) if measured else 0.0,
+                            "warm": warm, "batches": len(s.items)})
         self.spent = now - self.started
         if self.slice_batches is None and s.who == 0:
             self._plan(s, now)
@@ -194,7 +206,7 @@ class Tuner:
         if self.budget_s is not None and self.spent >= self.budget_s:
             self._finish("budget")
         elif all(len(rates(self.cands[i].record())) >= ROUNDS for i in self.order if i in self.cands) \
-                and len(self.cands) == len(self.settings):
+                and all(i in self.cands for i in self.order):
             self._finish("rounds")
 
     def _plan(self, first: Slice, now: float) -> None:
@@ -208,9 +220,25 @@ class Tuner:
                 batches = 0
             self.budget_s = self.budget[1] * batches * per_batch if batches else 30.0
         per_slice = self.budget_s / (len(self.settings) * TARGET_SLICES)
-        per_slice = min(max(per_slice, SLICE_S[0]), SLICE_S[1])
+        per_slice = self.slice_s = min(max(per_slice, SLICE_S[0]), SLICE_S[1])
         widest = max(self._fill(s) for s in self.settings)
         self.slice_batches = max(2 * widest + 2, FIRST_SLICE, math.ceil(per_slice / max(per_batch, 1e-6)))
+        affordable = int(self.budget_s // (self.slice_batches * per_batch * MIN_SLICES))
+        if affordable < len(self.settings):  # the budget cannot try them all twice: the likeliest first
+            keep = sorted(range(len(self.settings)), key=self._priority)[:max(affordable, 2)]
+            self.skipped = [i for i in self.order if i not in keep]
+            self.order = [i for i in self.order if i in keep]
+
+    def _priority(self, i: int) -> tuple[int, int]:
+        """A guess of which settings to try first when the budget is short: the job's own, as many workers as
+        cores, none, twice the cores, then the rest (it only orders the trying; every number is measured)."""
+        if i == 0:
+            return (0, 0)
+        s = self.settings[i]
+        guesses = [self.cores, 0, 2 * self.cores]
+        rank = guesses.index(s.num_workers) if s.num_workers in guesses else len(guesses)
+        deeper = s.prefetch_factor not in (None, self.own.prefetch_factor or 2)
+        return (1 + rank + int(deeper), i)
 
     def _drop_laggards(self) -> None:
         if self.round < MIN_ROUNDS:
@@ -236,11 +264,17 @@ class Tuner:
 
     def end_epoch(self, now: float) -> None:
         """The job's epoch ended: a slice cut short still counts (a short slice gives no rate)."""
+        self.pushback = []  # the old epoch's: the new one draws its own
         if self.slice is not None and self.slice.handed == len(self.slice.items):
             self._end_slice(now)
         elif self.slice is not None:  # the epoch ended inside a slice: keep what the sampler gave
             self.slice.items = self.slice.items[:self.slice.handed]
             self._end_slice(now)
+
+    def take_pushback(self) -> list:
+        """The index batches a cut slice left unserved: the adopted loader's first."""
+        out, self.pushback = self.pushback, []
+        return out
 
     def abandon(self) -> None:
         """The job ended (or let go of the loader) before tuning was done."""
@@ -257,7 +291,8 @@ class Tuner:
                  for i, s in enumerate(self.settings)]
         return {"own": self.own.as_dict(), "candidates": cands, "budget_s": self.budget_s,
                 "spent_s": round(self.spent, 6), "slice_batches": self.slice_batches, "stopped": self.stopped,
-                "adopted": self.adopted, "budget": {"kind": self.budget[0], "value": self.budget[1]}}
+                "adopted": self.adopted, "budget": {"kind": self.budget[0], "value": self.budget[1]},
+                "not_tried": self.skipped}
 
     def adopted_setting(self) -> Setting:
         return self.settings[self.adopted or 0]

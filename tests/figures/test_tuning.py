@@ -9,14 +9,14 @@ from tests.trace.diagnosis.test_tuning import cand, FOUR, OWN, record, TWO
 
 
 def test_the_chart_draws_the_measured_table():
-    rec = record(cand(OWN, [100, 110, 90]), cand(TWO, [190, 210, 200]), cand(FOUR, []))
+    rec = record(cand(OWN, [100, 110, 90]), cand(TWO, [190, 210, 200]), {"setting": FOUR, "slices": []})
     fig = tuning_figure(tuning_table(rec), x_title="X!", own_mark="mine", best_mark="top", hover="%{x}")
     [bars] = fig.data
     assert list(bars.y) == ["num_workers=0 (mine)", "num_workers=2, prefetch_factor=2 (top)"]  # FOUR: no rounds
     assert list(bars.x) == [100.0, 200.0]
     assert list(bars.error_x.array) == [10.0, 10.0] and list(bars.error_x.arrayminus) == [10.0, 10.0]
     assert list(bars.marker.color) == [OWN_COLOUR, BEST_COLOUR]
-    assert [row[0] for row in bars.customdata] == [3, 3] and bars.customdata[1][3] == 2.0
+    assert [row[0] for row in bars.customdata] == [3, 4] and bars.customdata[1][3] == 2.0
     assert fig.layout.xaxis.title.text == "X!" and fig.layout.yaxis.autorange == "reversed"
 
 

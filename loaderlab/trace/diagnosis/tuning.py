@@ -7,7 +7,8 @@ Twin of nothing in torch. Reads a loader's ``tuning`` record (written by :mod:`l
 ``{"num_workers", "prefetch_factor", "pin_memory"}`` and a SLICE is ``{"round", "samples", "seconds",
 "warm"}``: ``samples`` handed to the job in ``seconds`` of its steady part (from the request for the
 batch after the pipeline's first fill to the end of the slice's last step). A warm slice is a
-candidate's first, which started its workers: its time is start-up, never a rate.
+candidate's first, which started its workers inside that first fill: its rate counts like any other, and
+its first batch's wait, beside the later slices', gives the start-up.
 
 The choice is one function (:func:`tuning_choice`): the tuner adopts with it and the report prints it, so
 the two cannot disagree. A speed-up is the ratio of medians against the job's own setting, and a setting
@@ -39,14 +40,12 @@ class TuningChoice:
 
 
 def rates(candidate: dict[str, Any]) -> list[float]:
-    """Samples per second of each measured (not warm) slice."""
-    return [s["samples"] / s["seconds"] for s in candidate.get("slices", ())
-            if not s.get("warm") and s.get("seconds", 0) > 0]
+    """Samples per second of each measured slice."""
+    return [s["samples"] / s["seconds"] for s in candidate.get("slices", ()) if s.get("seconds", 0) > 0]
 
 
 def _by_round(candidate: dict[str, Any]) -> dict[int, float]:
-    return {s["round"]: s["samples"] / s["seconds"] for s in candidate.get("slices", ())
-            if not s.get("warm") and s.get("seconds", 0) > 0}
+    return {s["round"]: s["samples"] / s["seconds"] for s in candidate.get("slices", ()) if s.get("seconds", 0) > 0}
 
 
 def tuning_choice(record: dict[str, Any]) -> TuningChoice:
@@ -146,7 +145,8 @@ def tuning_lines(record: dict[str, Any] | None, lang: str = "en", epochs: int | 
         mark = text("tuning.mark." + ("own" if r.own else "best" if r.best else "other"), lang)
         if r.rounds == 0:
             cand = record["candidates"][i]
-            why = "warm_only" if cand.get("slices") else ("budget" if record.get("stopped") == "budget" else "dropped")
+            why = ("skipped" if i in (record.get("not_tried") or ()) else "short" if cand.get("slices")
+                   else "budget" if record.get("stopped") == "budget" else "dropped")
             lines.append(text("tuning.row_unmeasured", lang, mark=mark, setting=r.setting,
                               why=text(f"tuning.why.{why}", lang)))
             continue

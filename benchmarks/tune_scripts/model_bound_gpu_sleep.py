@@ -1,0 +1,28 @@
+"""Cheap samples, persistent 2 workers, a 20 ms sleep standing in for a GPU step: the model is the bottleneck
+(the right answer is to keep the settings)."""
+import time
+
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+from _common import done, settings, spin
+
+NW, PF, PIN = settings(2)
+
+
+class Cheap(Dataset):
+    def __len__(self):
+        return 3200
+
+    def __getitem__(self, i):
+        spin(0.05)
+        return torch.full((64,), float(i)), i % 10
+
+
+if __name__ == "__main__":
+    loader = DataLoader(Cheap(), batch_size=16, shuffle=True, num_workers=NW, prefetch_factor=PF, pin_memory=PIN,
+                        persistent_workers=NW > 0)
+    start = time.perf_counter()
+    for x, y in loader:
+        time.sleep(0.02)
+    done(start)

@@ -7,6 +7,8 @@ of streamlit, of CUDA, or whether the times were measured or modelled; every wor
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
@@ -57,18 +59,21 @@ def breakdown(summary: pd.DataFrame) -> pd.DataFrame:
     """Per mode, the epoch split three ways: ``compute_ms``, ``exposed_copy_ms`` (copying while nothing
     computes) and ``idle_ms`` (the GPU neither copies nor computes: waiting for pinned batches). Copies
     never overlap each other, nor computes each other, so the three add up to ``total_ms``."""
-    out = summary[["mode", "total_ms", "compute_ms", "overlap"]].copy()
+    out = summary[["mode", "total_ms", "compute_ms", "copy_ms", "overlap"]].copy()
     out["exposed_copy_ms"] = summary["copy_ms"] - summary["hidden_copy_ms"]
     out["idle_ms"] = (summary["total_ms"] - summary["compute_ms"] - out["exposed_copy_ms"]).clip(lower=0)
     return out.reset_index(drop=True)
 
 
 def transfer_totals_figure(summary: pd.DataFrame, *, mode_names: dict[str, str], part_names: dict[str, str],
-                           x_title: str, total_text: str) -> go.Figure:
+                           x_title: str, total_text: str,
+                           duration: Callable[[float], str] = "{:.1f}".format) -> go.Figure:
     """One stacked bar per mode: compute, copy not hidden behind compute, GPU idle.
 
-    ``part_names`` keys: ``compute``, ``exposed_copy``, ``idle``. ``total_text`` is a format string with
-    ``{total_ms}`` and ``{overlap}`` (a fraction), written at the end of each bar."""
+    ``part_names`` keys: ``compute``, ``exposed_copy``, ``idle``. ``total_text`` is a format string written at
+    the end of each bar, with ``{total_ms}`` and ``{overlap}`` (a fraction), and ``{total}`` and ``{copy}``:
+    the epoch and the mode's copying in ms as ``duration`` writes them (so that a share hidden names what it
+    is a share of, in the page's own way of writing a few microseconds)."""
     parts = breakdown(summary)
     parts = parts[parts["mode"].isin(list(mode_names))]
     order = {m: i for i, m in enumerate(mode_names)}
@@ -80,11 +85,13 @@ def transfer_totals_figure(summary: pd.DataFrame, *, mode_names: dict[str, str],
         fig.add_trace(go.Bar(name=part_names[part], orientation="h", y=y, x=parts[f"{part}_ms"],
                              marker_color=colour, hovertemplate="%{x:.1f} ms<extra>%{fullData.name}</extra>"))
     for name, r in zip(y, parts.itertuples()):
-        fig.add_annotation(x=r.total_ms, y=name, text=total_text.format(total_ms=r.total_ms, overlap=r.overlap),
+        text = total_text.format(total_ms=r.total_ms, overlap=r.overlap, total=duration(r.total_ms),
+                                 copy=duration(r.copy_ms))
+        fig.add_annotation(x=r.total_ms, y=name, text=text,
                            showarrow=False, xanchor="left", xshift=6)
     longest = float(parts["total_ms"].max()) if len(parts) else 1.0
     fig.update_layout(barmode="stack", height=150 + 60 * max(1, len(parts)), xaxis_title=x_title,
-                      xaxis=dict(range=[0, longest * 1.45]), yaxis=dict(automargin=True),
+                      xaxis=dict(range=[0, longest * 1.75]), yaxis=dict(automargin=True),  # room for the label
                       legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0, traceorder="normal"),
                       margin=dict(l=10, r=10, t=50, b=50))
     return fig

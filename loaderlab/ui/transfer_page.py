@@ -204,7 +204,7 @@ def main() -> None:
     st.plotly_chart(transfer_totals_figure(
         summary, mode_names={m: t(f"transfer.mode.{m}_short") for m in MODES},
         part_names={p: t(f"transfer.part.{p}") for p in ("compute", "exposed_copy", "idle")},
-        x_title=t("transfer.totals.x"), total_text=t("transfer.totals.text")), theme=None)
+        x_title=t("transfer.totals.x"), total_text=t("transfer.totals.text"), duration=ms_text), theme=None)
     with st.expander(t("transfer.code.loop")):
         st.code(t("transfer.loop_code"), language="python")
 

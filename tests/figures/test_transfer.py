@@ -72,3 +72,13 @@ def test_totals_figure_stacks_three_parts_per_mode_and_labels_each_total():
     assert stacked == pytest.approx([by_mode["pinned"], by_mode["pageable"]])
     assert sorted(a.text for a in fig.layout.annotations) == ["110 ms / 67%", "140 ms / 0%"]  # pageable: 3 × (16.7 + 30)
     assert fig.layout.xaxis.title.text == "ms per epoch"
+
+
+def test_each_totals_label_can_name_the_copying_its_share_is_of():
+    """Issue 34: "87% of copying hidden" beside two equal bars did not say the copying was 0.0015 ms."""
+    summary = summarise(model_transfers(1152, 8, 10.0), 1152)
+    fig = transfer_totals_figure(summary, mode_names={"pageable": "P", "pinned": "N"}, part_names=PARTS,
+                                 x_title="ms", total_text="{total} ms, {overlap:.0%} of {copy} ms",
+                                 duration=lambda ms: f"{ms:.2g}")
+    assert sorted(a.text for a in fig.layout.annotations) == ["80 ms, 0% of 0.0015 ms", "80 ms, 87% of 0.00077 ms"]
+    assert breakdown(summary).set_index("mode")["copy_ms"].tolist() == summary["copy_ms"].tolist()

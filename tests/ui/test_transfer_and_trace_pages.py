@@ -112,6 +112,8 @@ def test_transfer_page_never_shows_minus_zero_and_names_the_copying_it_hides(lan
     copy = re.search(r"\((?:of )?(.+?) ms", hidden.label)[1]  # the copying the share is of, in the metric's label
     assert hidden.value in verdict and f"{copy} ms" in verdict  # the same share of the same copying
     assert f"{pageable.value} ms" in verdict and f"{pinned.value} ms" in verdict  # and the same two epochs
+    bar_end = next(a["text"] for a in _spec(at, 1)["layout"]["annotations"] if hidden.value in a["text"])
+    assert f"{copy} ms" in bar_end and f"{pinned.value} ms" in bar_end  # the totals' pinned bar, the same way
 
 
 def test_a_change_that_rounds_to_nothing_has_no_sign_and_short_times_do_not_read_zero():

@@ -148,8 +148,8 @@ TEXTS = {
         "ko": "에폭당 ms",
     },
     "transfer.totals.text": {
-        "en": "{total_ms:.1f} ms, {overlap:.0%} of copying hidden",
-        "ko": "{total_ms:.1f} ms, 복사의 {overlap:.0%} 숨김",
+        "en": "{total} ms; {overlap:.0%} of its {copy} ms of copying hidden",
+        "ko": "{total} ms, 복사 {copy} ms의 {overlap:.0%} 숨김",
     },
     "transfer.part.compute": {
         "en": "GPU computing",

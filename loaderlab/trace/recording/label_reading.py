@@ -9,9 +9,8 @@ the recorder reads, once per loader, what the objects themselves say:
   ``Subset`` of any of those;
 - the sampler (``loader.batch_sampler.sampler``, else ``loader.sampler``): its type, and for a
   ``WeightedRandomSampler`` its ``num_samples``, ``replacement``, how many weights it has, their sum per class
-  (where the labels are known) and the weights themselves in a compact form (distinct values and a
-  zlib-packed code per index), from which the analysis estimates the dataset's shares by inverse weight
-  when the dataset does not say them.
+  (where the labels are known), else the weights themselves in a compact form (distinct values and a
+  zlib-packed code per index), from which the analysis estimates the dataset's shares by inverse weight.
 
 :func:`label_sources` returns plain JSON-able values (the trace file's ``label_sources``); labels keep their
 type (ints, strings, bools) as ``[label, count]`` pairs. Reading never fails a run: anything unreadable is left
@@ -25,6 +24,7 @@ import zlib
 from typing import Any
 
 import numpy as np
+import pandas as pd
 import torch
 import torch.utils.data as tud
 
@@ -52,8 +52,10 @@ def _as_array(values: Any, n: int) -> np.ndarray | None:
     elif not isinstance(values, np.ndarray):
         if not hasattr(values, "__len__") or isinstance(values, (str, bytes, dict)):
             return None
-        values = np.asarray(list(values), dtype=object if not len(values) or not isinstance(
-            values[0], (int, float, bool, np.integer, np.floating)) else None)
+        try:
+            values = np.asarray(values)  # a list of ints: one C pass
+        except (ValueError, TypeError):  # ragged or odd items
+            return None
     if values.ndim != 1 or len(values) != n:
         return None
     if values.dtype.kind == "f":
@@ -114,18 +116,29 @@ def _sampler(loader: Any) -> Any:
     return inner if inner is not None else getattr(loader, "sampler", None)
 
 
+def _counted(labels: np.ndarray, weights: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(distinct labels, their counts, or their summed ``weights``): by bincount for small non-negative ints
+    (a million labels in milliseconds), else by sorting."""
+    if labels.dtype.kind in "iu" and len(labels) and labels.min() >= 0 and labels.max() < 16 * MAX_CLASSES:
+        sums = np.bincount(labels, weights=weights)
+        present = np.flatnonzero(np.bincount(labels))
+        return present, sums[present]
+    keys, codes = np.unique(labels, return_inverse=True)
+    return keys, np.bincount(codes, weights=weights, minlength=len(keys))
+
+
 def _pairs(keys: np.ndarray, values: np.ndarray) -> list[list]:
     return [[_plain(k), _plain(v)] for k, v in zip(keys, values)]
 
 
 def _packed_weights(weights: np.ndarray) -> dict[str, Any] | None:
     """The weights per index, compact: distinct values and a byte per index, or float32 where too many differ."""
-    values, codes = np.unique(weights, return_inverse=True)
+    codes, values = pd.factorize(weights)  # by hashing: a sort of a million floats takes most of a second
     if len(values) <= MAX_CODED:
         raw = codes.astype(np.uint8).tobytes()
-        return {"values": [float(v) for v in values], "codes": base64.b64encode(zlib.compress(raw)).decode()}
+        return {"values": [float(v) for v in values], "codes": base64.b64encode(zlib.compress(raw, 1)).decode()}
     if len(weights) <= MAX_RAW:
-        return {"float32": base64.b64encode(zlib.compress(weights.astype(np.float32).tobytes())).decode()}
+        return {"float32": base64.b64encode(zlib.compress(weights.astype(np.float32).tobytes(), 1)).decode()}
     return None
 
 
@@ -147,8 +160,7 @@ def sampler_entry(sampler: Any, labels: np.ndarray | None) -> dict[str, Any]:
     if isinstance(sampler, tud.SubsetRandomSampler) and labels is not None:
         idx = np.asarray(list(sampler.indices), dtype=np.int64)
         idx = idx[(idx >= 0) & (idx < len(labels))]
-        keys, counts = np.unique(labels[idx], return_counts=True)
-        out["class_weight"] = _pairs(keys, counts)
+        out["class_weight"] = _pairs(*_counted(labels[idx]))
     if not isinstance(sampler, tud.WeightedRandomSampler):
         return out
     weights = torch.as_tensor(sampler.weights, dtype=torch.double).numpy()
@@ -156,11 +168,11 @@ def sampler_entry(sampler: Any, labels: np.ndarray | None) -> dict[str, Any]:
                n_weights=int(len(weights)), nonzero_weights=int(np.count_nonzero(weights > 0)))
     if labels is not None:
         k = min(len(weights), len(labels))
-        keys, codes = np.unique(labels[:k], return_inverse=True)
-        out["class_weight"] = _pairs(keys, np.bincount(codes, weights=weights[:k], minlength=len(keys)))
-    packed = _packed_weights(weights)
-    if packed is not None:
-        out["weights"] = packed
+        out["class_weight"] = _pairs(*_counted(labels[:k], weights[:k]))
+    else:  # only the estimate of the data's shares needs each index's weight
+        packed = _packed_weights(weights)
+        if packed is not None:
+            out["weights"] = packed
     return out
 
 
@@ -174,7 +186,7 @@ def label_sources(loader: Any) -> dict[str, Any] | None:
         labels = read[1] if read is not None else None
         out: dict[str, Any] = {}
         if read is not None:
-            keys, counts = np.unique(labels, return_counts=True)
+            keys, counts = _counted(labels)
             if len(keys) <= MAX_CLASSES:
                 out["dataset"] = {"source": read[0], "n": int(len(labels)), "counts": _pairs(keys, counts)}
             else:

@@ -18,6 +18,7 @@ Pure pandas/numpy over the events table; knows nothing of findings' words, plotl
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Any
 
@@ -25,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from ...engine import events as ev
-from ..core import as_run, normal, positions
+from ..core import as_run, normal, positions, shared
 from ..recording import unpacked_weights
 from .audits import is_class, per_label, plain_label, samples
 
@@ -96,7 +97,14 @@ def label_distributions(frame: pd.DataFrame) -> pd.DataFrame:
     """One row per (epoch, which, label): ``count``, ``share`` (of that distribution), ``low``/``high`` (a 95 %
     interval where ``estimated``, else NaN) and ``source`` (where the numbers came from; module docstring).
     ``count`` is rows for the dataset, expected draws for the intended, samples for the received."""
-    meta = sources(frame)
+    meta = sources(frame)  # part of the key: a report asks for the table three times (findings, text, JSON)
+    return _distributions(frame, json.dumps(meta, sort_keys=True, default=str),
+                          as_run(frame).loader.get("dataset_len"))
+
+
+@shared
+def _distributions(frame: pd.DataFrame, meta_json: str, dataset_len: Any) -> pd.DataFrame:
+    meta = json.loads(meta_json)
     data_meta, sampler = meta.get("dataset") or {}, meta.get("sampler") or {}
     s = samples(frame)
     s = s[per_label(s["label"], is_class).astype(bool)] if len(s) else s
@@ -104,7 +112,6 @@ def label_distributions(frame: pd.DataFrame) -> pd.DataFrame:
     n_data = float(data_meta.get("n") or sum(dataset_counts.values()))
     kind = sampler.get("type", "")
     weights = unpacked_weights(sampler.get("weights"))
-    dataset_len = as_run(frame).loader.get("dataset_len")
     rows: list[dict] = []
     for epoch in _epochs(frame, s):
         got = s[s["epoch"] == epoch]

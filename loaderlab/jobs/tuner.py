@@ -22,7 +22,6 @@ from __future__ import annotations
 import math
 import sys
 import time
-import warnings
 from typing import Any, Iterator
 
 import torch
@@ -31,86 +30,16 @@ import torch.utils.data
 from ..trace.diagnosis import MIN_ROUNDS, rates, setting_text, tuning_choice
 from ..engine.cores import cpu_count
 from .candidates import Setting, candidates, own_setting
-from .patch import torch_iter
+from .loader_only import measure_loader_only, StepCost, variants
+from .tune_slices import Candidate, count, Slice
 
 ROUNDS = 5  # measured slices per candidate before tuning ends on its own
 TARGET_SLICES = 3  # slices per candidate the budget is planned for
 MIN_SLICES = 2  # a candidate the budget cannot give this many slices is not tried
 SLICE_S = (0.1, 5.0)  # a slice's planned length, at least and at most
 DROP_BELOW = 0.8  # a candidate whose best slice is under this share of the leader's median is dropped
+IN_JOB_SHARE = 0.75  # of the budget; the rest measures batch_size and in_order on the loader alone
 FIRST_SLICE = 8  # batches of the job's own first slice, before its time per batch is known
-
-
-class Feed:
-    """A candidate's batch sampler: the slice it is given, once (torch asks ``iter()`` at each reset)."""
-
-    def __init__(self) -> None:
-        self.items: list = []
-
-    def __iter__(self) -> Iterator:
-        return iter(self.items)
-
-    def __len__(self) -> int:
-        return len(self.items)
-
-
-class Candidate:
-    """A plain torch DataLoader with one candidate setting over the user's dataset (see the docstring)."""
-
-    def __init__(self, loader: torch.utils.data.DataLoader, setting: Setting) -> None:
-        self.setting = setting
-        self.feed = Feed()
-        workers = setting.num_workers
-        common = dict(num_workers=workers, collate_fn=loader.collate_fn, pin_memory=setting.pin_memory,
-                      timeout=loader.timeout if workers else 0, in_order=loader.in_order,
-                      generator=torch.Generator().manual_seed(0))
-        if workers:
-            common.update(prefetch_factor=setting.prefetch_factor, persistent_workers=True,
-                          worker_init_fn=loader.worker_init_fn, multiprocessing_context=loader.multiprocessing_context)
-        with warnings.catch_warnings():  # torch's worker-count warning is the tuner's business, not the job's
-            warnings.simplefilter("ignore")
-            if loader.batch_sampler is not None:
-                self.loader = torch.utils.data.DataLoader(loader.dataset, batch_sampler=self.feed, **common)
-            else:
-                self.loader = torch.utils.data.DataLoader(loader.dataset, sampler=self.feed, batch_size=None,
-                                                          **common)
-        self.iterator: Any = None
-        self.slices: list[dict[str, Any]] = []
-        self.first_waits: list[float] = []
-        self.active = True
-
-    def start(self, items: list) -> None:
-        self.feed.items = items
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            self.iterator = torch_iter(self.loader)
-
-    def close(self) -> None:
-        it, self.iterator = self.iterator, None
-        it = it or self.loader._iterator
-        if hasattr(it, "_shutdown_workers"):
-            it._shutdown_workers()
-        self.loader._iterator = None
-
-    def record(self) -> dict[str, Any]:
-        warm = self.first_waits[0] if self.first_waits else None
-        later = sorted(self.first_waits[1:])
-        startup = None
-        if warm is not None and later:
-            startup = round(max(0.0, warm - later[len(later) // 2]), 6)
-        return {"setting": self.setting.as_dict(), "startup_s": startup, "slices": list(self.slices)}
-
-
-class Slice:
-    """One candidate's turn: its batches, the times the job asked for each, and when its last step ended."""
-
-    def __init__(self, who: int, items: list, started: float, round_: int) -> None:
-        self.who, self.items, self.started, self.round = who, items, started, round_
-        self.requests: list[float] = []  # time of the job's request for each batch
-        self.handed = 0
-
-    def samples(self, lo: int) -> int:
-        return sum(len(b) if isinstance(b, (list, tuple)) else 1 for b in self.items[lo:])
 
 
 class Tuner:
@@ -130,6 +59,11 @@ class Tuner:
         self.slice_batches: int | None = None
         self.slice_s: float | None = None  # a slice's planned length
         self.pushback: list = []  # index batches a slice cut short did not serve: the next slice's first
+        self.handed: tuple[int, float, float] | None = None  # the batch the step works on: samples, when, CPU
+        self.steps: list[tuple[int, float, float]] = []  # the real steps: samples, wall s, the process's CPU s
+        self.loader_only: dict[str, Any] | None = None
+        # batch_size and in_order=False are tried on the loader alone afterwards: that takes this share
+        self.in_job_share = IN_JOB_SHARE if variants(loader, self.own) else 1.0
         self.budget_s: float | None = budget[1] if budget[0] == "seconds" else None
         self.spent = 0.0
         self.started: float | None = None
@@ -143,6 +77,7 @@ class Tuner:
     def next_batch(self, indices: Iterator, now: float) -> Any:
         """The next batch of the job from the candidate whose turn it is; StopIteration at the epoch's end.
         ``now``: when the job asked (the end of its step on the batch before)."""
+        self._note_step(now)
         if self.slice is not None and self.slice.handed == len(self.slice.items):
             self._end_slice(now)
         elif self.slice is not None and self._too_long(self.slice, now):
@@ -158,8 +93,17 @@ class Tuner:
         batch = next(self.cands[s.who].iterator)
         if s.handed == 0:
             self.cands[s.who].first_waits.append(time.perf_counter() - s.started)
+        self.handed = (count(s.items[s.handed]), time.perf_counter(), time.process_time())
         s.handed += 1
         return batch
+
+    def _note_step(self, now: float) -> None:
+        """The step on the batch handed last: its wall time and this process's CPU time in it (torch's intra-op
+        threads work for the step too; a worker's CPU is in another process)."""
+        if self.handed is not None:
+            samples, at, cpu = self.handed
+            self.steps.append((samples, now - at, time.process_time() - cpu))
+            self.handed = None
 
     def _start_slice(self, indices: Iterator, now: float) -> None:
         if self.started is None:
@@ -203,7 +147,7 @@ class Tuner:
             self.round += 1
             self._drop_laggards()
         self._progress()
-        if self.budget_s is not None and self.spent >= self.budget_s:
+        if self.budget_s is not None and self.spent >= self.budget_s * self.in_job_share:
             self._finish("budget")
         elif all(len(rates(self.cands[i].record())) >= ROUNDS for i in self.order if i in self.cands) \
                 and all(i in self.cands for i in self.order):
@@ -261,6 +205,11 @@ class Tuner:
         for cand in self.cands.values():
             cand.close()
         self._progress(final=True)
+        step = StepCost.from_steps(self.steps)
+        if step is not None and self.in_job_share < 1.0:
+            left = (self.budget_s or 0) * (1 - self.in_job_share)
+            samples = (self.slice_batches or FIRST_SLICE) * (self.loader.batch_size or 1)
+            self.loader_only = measure_loader_only(self.loader, self.adopted_setting(), step, left, samples)
 
     def end_epoch(self, now: float) -> None:
         """The job's epoch ended: a slice cut short still counts (a short slice gives no rate)."""
@@ -292,7 +241,7 @@ class Tuner:
         return {"own": self.own.as_dict(), "candidates": cands, "budget_s": self.budget_s,
                 "spent_s": round(self.spent, 6), "slice_batches": self.slice_batches, "stopped": self.stopped,
                 "adopted": self.adopted, "budget": {"kind": self.budget[0], "value": self.budget[1]},
-                "not_tried": self.skipped}
+                "not_tried": self.skipped, "loader_only": self.loader_only}
 
     def adopted_setting(self) -> Setting:
         return self.settings[self.adopted or 0]

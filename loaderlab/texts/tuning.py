@@ -85,6 +85,21 @@ TEXTS = {
               "받았습니다(워커 안의 무작위 증강은 워커마다의 시드를 쓰며, 이는 torch에서처럼 num_workers에 따라 "
               "달라집니다).",
     },
+    "tuning.loader_only.title": {
+        "en": "Measured without your step: batch_size and in_order change the batches, so they were tried on the "
+              "loader alone, with the adopted setting, each batch followed by a stand-in for your step that "
+              "spins {cpu_ms:.3f} ms and waits {idle_ms:.3f} ms per sample, as your step did",
+        "ko": "여러분의 스텝 없이 잰 값: batch_size와 in_order는 배치를 바꾸므로 로더만 따로, 채택한 설정으로 "
+              "돌렸고, 배치마다 여러분의 스텝처럼 샘플당 {cpu_ms:.3f} ms 계산하고 {idle_ms:.3f} ms 기다리는 "
+              "대역 스텝을 붙였습니다",
+    },
+    "tuning.loader_only.suggest": {
+        "en": "Suggestion (measured without your step): {change}: {speedup:.2f}× the samples per second of your "
+              "batch_size (faster in {wins} of the {paired} rounds both ran). It changes your batches: check that "
+              "your model and learning rate want that.",
+        "ko": "제안(여러분의 스텝 없이 잼): {change}: 현재 batch_size의 {speedup:.2f}배 초당 샘플 수(둘 다 돈 "
+              "{paired}회 중 {wins}회 더 빠름). 배치가 바뀌므로 모델과 학습률에 맞는지 확인하세요.",
+    },
     "tuning.skipped.iterable": {
         "en": "run --tune measured nothing for this loader: an IterableDataset's stream starts again with each new "
               "iterator and is split by num_workers, so no setting can be switched inside the job without "

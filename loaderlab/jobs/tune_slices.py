@@ -1,0 +1,94 @@
+"""``run --tune``'s pieces that serve a slice: a candidate's plain torch DataLoader over the user's dataset,
+the batch sampler it is fed, and one slice's timings.
+
+Twin of nothing in torch. A :class:`Candidate` keeps its workers between its slices (persistent workers, so a
+setting's start-up is paid once and measured once); its generator is private, so its seeds never touch the
+user's random streams. Knows nothing of which candidate runs when (:mod:`.tuner`), of plotly or streamlit.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any, Iterator
+
+import torch
+import torch.utils.data
+
+from .candidates import Setting
+from .patch import torch_iter
+
+
+class Feed:
+    """A candidate's batch sampler: the slice it is given, once (torch asks ``iter()`` at each reset)."""
+
+    def __init__(self) -> None:
+        self.items: list = []
+
+    def __iter__(self) -> Iterator:
+        return iter(self.items)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+
+class Candidate:
+    """A plain torch DataLoader with one candidate setting over the user's dataset (see the docstring)."""
+
+    def __init__(self, loader: torch.utils.data.DataLoader, setting: Setting) -> None:
+        self.setting = setting
+        self.feed = Feed()
+        workers = setting.num_workers
+        common = dict(num_workers=workers, collate_fn=loader.collate_fn, pin_memory=setting.pin_memory,
+                      timeout=loader.timeout if workers else 0, in_order=loader.in_order,
+                      generator=torch.Generator().manual_seed(0))
+        if workers:
+            common.update(prefetch_factor=setting.prefetch_factor, persistent_workers=True,
+                          worker_init_fn=loader.worker_init_fn, multiprocessing_context=loader.multiprocessing_context)
+        with warnings.catch_warnings():  # torch's worker-count warning is the tuner's business, not the job's
+            warnings.simplefilter("ignore")
+            if loader.batch_sampler is not None:
+                self.loader = torch.utils.data.DataLoader(loader.dataset, batch_sampler=self.feed, **common)
+            else:
+                self.loader = torch.utils.data.DataLoader(loader.dataset, sampler=self.feed, batch_size=None,
+                                                          **common)
+        self.iterator: Any = None
+        self.slices: list[dict[str, Any]] = []
+        self.first_waits: list[float] = []
+        self.active = True
+
+    def start(self, items: list) -> None:
+        self.feed.items = items
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            self.iterator = torch_iter(self.loader)
+
+    def close(self) -> None:
+        it, self.iterator = self.iterator, None
+        it = it or self.loader._iterator
+        if hasattr(it, "_shutdown_workers"):
+            it._shutdown_workers()
+        self.loader._iterator = None
+
+    def record(self) -> dict[str, Any]:
+        warm = self.first_waits[0] if self.first_waits else None
+        later = sorted(self.first_waits[1:])
+        startup = None
+        if warm is not None and later:
+            startup = round(max(0.0, warm - later[len(later) // 2]), 6)
+        return {"setting": self.setting.as_dict(), "startup_s": startup, "slices": list(self.slices)}
+
+
+class Slice:
+    """One candidate's turn: its batches, the times the job asked for each, and when its last step ended."""
+
+    def __init__(self, who: int, items: list, started: float, round_: int) -> None:
+        self.who, self.items, self.started, self.round = who, items, started, round_
+        self.requests: list[float] = []  # time of the job's request for each batch
+        self.handed = 0
+
+    def samples(self, lo: int) -> int:
+        return sum(count(b) for b in self.items[lo:])
+
+
+def count(indices: Any) -> int:
+    return len(indices) if isinstance(indices, (list, tuple)) else 1

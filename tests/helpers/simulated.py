@@ -17,10 +17,11 @@ SLOW_S = 0.3  # a slow sample that costs the loop more than half its wait: the s
 
 
 def simulate(pause_at: float | None = None, slow_index: int | None = None, step_s: float = STEP_S,
-             waited_s: float = 0.0) -> Run:
+             waited_s: float = 0.0, slow_waited: bool = False) -> Run:
     """The events of one epoch; ``pause_at``: the machine pauses for PAUSE_S there; ``slow_index``: that sample
     takes SLOW_S more; each loop body takes ``step_s`` on the clock, ``waited_s`` of it waiting for a core (its
-    run-queue clock, as a recording's ``consumer_begin``/``consumer_end`` carry it)."""
+    run-queue clock, as a recording's ``consumer_begin``/``consumer_end`` carry it); ``slow_waited``: the slow
+    sample's worker spent its SLOW_S waiting for a core (its batch's ``collate_end`` says so)."""
     out: list[ev.Event] = []
 
     def at(v: float) -> int:  # the machine's clock: after a pause every reading is PAUSE_S later
@@ -51,7 +52,8 @@ def simulate(pause_at: float | None = None, slow_index: int | None = None, step_
             emit(ev.FETCH_END, t, pid, w, b, index=i, arg0=1)
         emit(ev.COLLATE_BEGIN, t, pid, w, b)
         t += COLLATE_S
-        emit(ev.COLLATE_END, t, pid, w, b)
+        waited = SLOW_S if slow_waited and slow_index in indices else 0.0
+        emit(ev.COLLATE_END, t, pid, w, b, arg2=int(waited * 1e9))
         emit(ev.RESULT_PUT, t, pid, w, b, queue="result_queue", nbytes=1024)
         free[w] = t
         got[b] = max(t + 0.0001, main_free)

@@ -41,5 +41,11 @@ def test_one_slow_sample_while_the_others_progress_is_still_a_straggler():
     assert (verdict(run).kind, verdict(run).index) == ("straggler", slow_index)
 
 
+def test_a_sample_whose_worker_waited_for_a_core_is_not_a_straggler():
+    # the same slow sample, but its batch's run-queue clock says the worker spent that time waiting for a core
+    found = all_findings(simulate(slow_index=5 * BATCH + 3, slow_waited=True))
+    assert "straggler" not in {f.kind for f in found}
+
+
 def test_a_quiet_run_has_no_machine_stall():
     assert not len(slow.machine_stalls(normal(simulate().events)))

@@ -55,6 +55,7 @@ class Candidate:
         self.slices: list[dict[str, Any]] = []
         self.first_waits: list[float] = []
         self.active = True
+        self.failed: str | None = None  # what it raised, where it failed
 
     def start(self, items: list) -> None:
         self.feed.items = items
@@ -75,7 +76,10 @@ class Candidate:
         startup = None
         if warm is not None and later:
             startup = round(max(0.0, warm - later[len(later) // 2]), 6)
-        return {"setting": self.setting.as_dict(), "startup_s": startup, "slices": list(self.slices)}
+        out = {"setting": self.setting.as_dict(), "startup_s": startup, "slices": list(self.slices)}
+        if self.failed:
+            out["failed"] = self.failed
+        return out
 
 
 class Slice:

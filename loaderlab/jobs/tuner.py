@@ -86,16 +86,38 @@ class Tuner:
             self._end_slice(now)
         if self.done:
             raise Done()
-        if self.slice is None:
-            self._start_slice(indices, now)
-        s = self.slice
-        s.requests.append(now)
-        batch = next(self.cands[s.who].iterator)
+        try:
+            if self.slice is None:
+                self._start_slice(indices, now)
+            s = self.slice
+            s.requests.append(now)
+            batch = next(self.cands[s.who].iterator)
+        except StopIteration:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a tried setting's failure must not end the job
+            if self.slice is None or self.slice.who == 0:
+                raise  # the job's own setting fails as the plain job would
+            self._fail(exc)
+            return self.next_batch(indices, now)
         if s.handed == 0:
             self.cands[s.who].first_waits.append(time.perf_counter() - s.started)
         self.handed = (count(s.items[s.handed]), time.perf_counter(), time.process_time())
         s.handed += 1
         return batch
+
+    def _fail(self, exc: Exception) -> None:
+        """A tried setting raised (its workers could not start, say): it is dropped, and its slice's batches
+        go to the next setting in turn. A fault of the dataset itself then reaches the job from the job's own
+        setting, as it would without --tune."""
+        s, self.slice = self.slice, None
+        self.pushback = s.items[s.handed:] + self.pushback
+        cand = self.cands[s.who]
+        cand.failed = f"{type(exc).__name__}: {exc}".strip()[:300]
+        cand.active = False
+        cand.close()
+        self.order.remove(s.who)
+        if self.turn >= len(self.order):
+            self.turn, self.round = 0, self.round + 1
 
     def _note_step(self, now: float) -> None:
         """The step on the batch handed last: its wall time and this process's CPU time in it (torch's intra-op

@@ -108,3 +108,47 @@ def test_bad_budgets_are_one_line_errors(tmp_path, args, says):
     assert done.returncode == 2
     assert says in done.stderr and "Traceback" not in done.stderr
     assert "ran" not in done.stdout
+
+
+FAILS_IN_WORKERS = '''
+import torch
+from torch.utils.data import DataLoader, Dataset, get_worker_info
+
+class MainOnly(Dataset):
+    def __len__(self):
+        return 4000
+    def __getitem__(self, i):
+        if get_worker_info() is not None:
+            raise RuntimeError("this dataset only loads in the main process")
+        if i == {bad}:
+            raise ValueError("sample {bad} is broken")
+        return torch.tensor([i])
+
+total = 0
+for x in DataLoader(MainOnly(), batch_size=10):
+    total += int(x.sum())
+print("total", total)
+'''
+
+
+@pytest.mark.slow
+def test_a_setting_that_fails_is_dropped_and_the_job_goes_on(tmp_path):
+    script = write(tmp_path, "main_only.py", FAILS_IN_WORKERS.format(bad=-1))
+    done = run(tmp_path, "--tune", "--tune-budget", "3", "-o", "t", script.name)
+    assert done.returncode == 0, done.stderr
+    assert f"total {sum(range(4000))}" in done.stdout  # every batch, once
+    text = cli(tmp_path, "report", "t.lltrace").stdout
+    assert "it failed, so it was dropped: RuntimeError: Caught RuntimeError in DataLoader worker process 0" in text
+    assert _leftovers(script.name) == []
+
+
+@pytest.mark.slow
+def test_a_broken_sample_fails_the_job_as_it_fails_without_tune(tmp_path):
+    script = write(tmp_path, "broken.py", FAILS_IN_WORKERS.format(bad=95))
+    plain = run(tmp_path, "-o", "p", script.name)
+    tuned = run(tmp_path, "--tune", "--tune-budget", "3", "-o", "t", script.name)
+    assert plain.returncode == tuned.returncode == 1
+    last = [line for line in plain.stderr.splitlines() if line.startswith("ValueError")]
+    assert last == ["ValueError: sample 95 is broken"]
+    assert last[0] in tuned.stderr.splitlines()
+    assert _leftovers(script.name) == []

@@ -146,10 +146,11 @@ def tuning_lines(record: dict[str, Any] | None, lang: str = "en", epochs: int | 
         mark = text("tuning.mark." + ("own" if r.own else "best" if r.best else "other"), lang)
         if r.rounds == 0:
             cand = record["candidates"][i]
-            why = ("skipped" if i in (record.get("not_tried") or ()) else "short" if cand.get("slices")
-                   else "budget" if record.get("stopped") == "budget" else "dropped")
+            why = ("failed" if cand.get("failed") else "skipped" if i in (record.get("not_tried") or ())
+                   else "short" if cand.get("slices") else "budget" if record.get("stopped") == "budget"
+                   else "dropped")
             lines.append(text("tuning.row_unmeasured", lang, mark=mark, setting=r.setting,
-                              why=text(f"tuning.why.{why}", lang)))
+                              why=text(f"tuning.why.{why}", lang, error=cand.get("failed"))))
             continue
         vs = "" if r.own or r.vs_own is None else text("tuning.vs_own", lang, ratio=r.vs_own)
         startup = "" if r.startup_s is None or r.num_workers == 0 else text("tuning.startup", lang,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pytest
 import torch
 from torch.utils.data import DataLoader, Dataset, IterableDataset, Subset, WeightedRandomSampler
 
@@ -99,3 +100,11 @@ def test_many_distinct_weights_are_kept_as_floats():
     assert "float32" in meta["sampler"]["weights"]
     assert np.allclose(unpacked_weights(meta["sampler"]["weights"]), weights, rtol=1e-6)
     assert "dataset" not in meta and "class_weight" not in meta["sampler"]
+
+
+def test_a_real_hugging_face_class_label_column_is_read():
+    datasets = pytest.importorskip("datasets")
+    features = datasets.Features({"x": datasets.Value("int64"), "label": datasets.ClassLabel(names=["a", "b"])})
+    ds = datasets.Dataset.from_dict({"x": list(range(100)), "label": [0] * 90 + [1] * 10}, features=features)
+    meta = label_sources(DataLoader(ds.with_format("torch"), batch_size=8))
+    assert meta["dataset"] == {"source": "ClassLabel column 'label'", "n": 100, "counts": [[0, 90], [1, 10]]}

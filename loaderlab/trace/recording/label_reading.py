@@ -111,9 +111,18 @@ def dataset_labels(dataset: Any) -> tuple[str, np.ndarray] | None:
     return None
 
 
+STOCK_BATCHING = ("torch.utils.data.sampler.BatchSampler", "loaderlab.engine.sampler.BatchSampler")
+
+
 def _sampler(loader: Any) -> Any:
-    inner = getattr(getattr(loader, "batch_sampler", None), "sampler", None)
-    return inner if inner is not None else getattr(loader, "sampler", None)
+    """The sampler that decides which indices are drawn: the batch sampler's own where it is a stock one (or
+    keeps one), else a custom batch sampler itself (torch's ``loader.sampler`` is then a placeholder)."""
+    batches = getattr(loader, "batch_sampler", None)
+    if batches is None:
+        return getattr(loader, "sampler", None)
+    stock = f"{type(batches).__module__}.{type(batches).__qualname__}" in STOCK_BATCHING
+    inner = getattr(batches, "sampler", None)
+    return inner if stock and inner is not None else batches
 
 
 def _counted(labels: np.ndarray, weights: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:

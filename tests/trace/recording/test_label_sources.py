@@ -108,3 +108,23 @@ def test_a_real_hugging_face_class_label_column_is_read():
     ds = datasets.Dataset.from_dict({"x": list(range(100)), "label": [0] * 90 + [1] * 10}, features=features)
     meta = label_sources(DataLoader(ds.with_format("torch"), batch_size=8))
     assert meta["dataset"] == {"source": "ClassLabel column 'label'", "n": 100, "counts": [[0, 90], [1, 10]]}
+
+
+class Buckets(torch.utils.data.Sampler):
+    """A custom batch sampler: it, not torch's placeholder ``loader.sampler``, decides what is drawn."""
+
+    def __init__(self, sampler):
+        self.sampler = sampler
+
+    def __iter__(self):
+        return iter([[0, 0], [1, 1]])
+
+    def __len__(self):
+        return 2
+
+
+def test_a_custom_batch_sampler_is_the_sampler_not_torchs_placeholder():
+    data = WithTargets([0, 1, 1])
+    assert label_sources(DataLoader(data, batch_sampler=Buckets(None)))["sampler"] == {"type": "Buckets"}
+    assert label_sources(DataLoader(data, batch_sampler=Buckets(list(range(3)))))["sampler"] == {"type": "Buckets"}
+    assert label_sources(DataLoader(data, batch_size=2, shuffle=True))["sampler"] == {"type": "RandomSampler"}

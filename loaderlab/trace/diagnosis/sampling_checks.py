@@ -137,10 +137,10 @@ def _unseen(frame: pd.DataFrame, table: pd.DataFrame, s: pd.DataFrame, dataset_l
         unseen = int(dataset_len) - distinct
         if unseen / dataset_len <= UNSEEN_FRACTION:
             continue
-        worst_part, worst = "", {}
+        worst = {}
         rows = data[data["epoch"] == epoch]
-        if len(rows):
-            seen = g.drop_duplicates("index").groupby("label", sort=False).size()
+        seen = g.drop_duplicates("index").groupby("label", sort=False).size()
+        if len(rows) and set(seen.index) <= set(rows["label"]):  # the same labels (not "cat" beside 0)
             missing = {r.label: (int(round(r.count)) - int(seen.get(r.label, 0)), int(round(r.count)))
                        for r in rows.itertuples()}
             label = max(missing, key=lambda lab: missing[lab][0])

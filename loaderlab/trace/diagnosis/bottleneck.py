@@ -24,7 +24,10 @@ order, with the numbers that decided it kept as the verdict's evidence:
 8. ``prefetch``: the workers sat idle at the prefetch cap (``prefetch_factor × num_workers`` batches in
    flight, all made) at least :data:`PREFETCH_CAPPED` of their lives while the loop waited: each batch's trip
    to the loop and the next task's trip back leave a worker with nothing to do; a larger ``prefetch_factor``
-   keeps it working meanwhile. The workers must also be busy at least :data:`PREFETCH_BUSY` of their lives
+   keeps it working meanwhile. Only with ``prefetch_factor=1``: with 2 or more each worker holds its next task
+   while its last batch travels, and workers idle at the cap wait for a loop slow to take their batches (on
+   an overloaded machine, the landing setups' workers: 0.2-0.3), which no deeper prefetch shortens. The
+   workers must also be busy at least :data:`PREFETCH_BUSY` of their lives
    (1 worker, ``prefetch_factor=1``, 4 ms batches beside a CPU-bound process: 0.41-0.44 of its life at the
    cap, 254 samples/s; ``prefetch_factor=4``: 810).
 9. ``workers``: the workers were busy at least :data:`WORKERS_BUSY` of their lives: fetching is the slow
@@ -202,8 +205,8 @@ def verdict(frame: Any, summary: RunSummary | None = None) -> Verdict:
                                                   "lost_share": said["cost_s"] / max(loop.wait_s, 1e-12)},
                        worker=found.worker)
     capped = s.worker_capped_share if not math.isnan(s.worker_capped_share) else 0.0
-    if capped >= PREFETCH_CAPPED and busy >= PREFETCH_BUSY:
-        pf = int(s.settings.get("prefetch_factor") or 2)
+    pf = int(s.settings.get("prefetch_factor") or 2)
+    if capped >= PREFETCH_CAPPED and busy >= PREFETCH_BUSY and pf == 1:
         return Verdict(PREFETCH, PREFETCH, {**common, "capped": capped, "busy": busy, "prefetch_factor": pf,
                                             "workers": s.num_workers, "in_flight": pf * s.num_workers,
                                             "work_ms": work_ms, "move_ms": _ms(s.stage("move").p50_s)})

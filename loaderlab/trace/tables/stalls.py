@@ -25,6 +25,7 @@ from .slow import fetches, machine_stall_findings, machine_stalls, sample_fetche
 from .processes import worker_processes, worker_tasks
 
 HOL_RATIO, HOL_MIN_S = 5.0, 0.1  # blocked for × the median task time, and at least this long
+HOL_CORE_SHARE = 0.5  # a late batch whose worker waited for a core this share of the block: the machine's
 STALL_MIN_S = 1.0  # a fetch silent this long at the end of a live trace counts as stalled
 SLOW_START_RATIO, SLOW_START_MIN_S = 5.0, 1.0  # first wait vs a typical wait, and at least this long
 STARTUP_SHARE = 0.5  # … of which worker start-up must be at least this share
@@ -56,14 +57,17 @@ def _head_of_line(f: pd.DataFrame) -> list[Finding]:
             if held.any():
                 candidates.append((row, arrived - max(since, parked_at[held].min()),
                                    sorted(int(b) for b in parked[held])))
-    out = []
+    out, waited = [], None
     for row, blocked, held in candidates:
         if blocked < HOL_MIN_S:
             continue
         if tasks is None:  # the costlier tables, only once something is worth naming
             tasks, spans = worker_tasks(f), fetches(f, still_running=True)
+            waited = _core_waits(f)
         if len(tasks) and blocked < HOL_RATIO * float((tasks["end_s"] - tasks["start_s"]).median()):
             continue
+        if waited.get((row.epoch, row.batch), 0.0) >= HOL_CORE_SHARE * blocked:
+            continue  # its worker waited for a core, held by other programs: the machine's, not the batch's
         worker = None if pd.isna(row.worker) else int(row.worker)
         mine = spans[(spans["epoch"] == row.epoch) & (spans["batch"] == row.batch) & (spans["worker"] == worker)]
         base = dict(batch=row.batch, worker=worker, epoch=row.epoch, parked=len(held), blocked_s=float(blocked),
@@ -75,6 +79,14 @@ def _head_of_line(f: pd.DataFrame) -> list[Finding]:
         else:
             out.append(finding(kinds.HEAD_OF_LINE, "warning", key="head_of_line_worker", index=None, **base))
     return out
+
+
+def _core_waits(f: pd.DataFrame) -> dict[tuple[int, int], float]:
+    """``(epoch, batch) → seconds`` its worker waited for a core while making it (``collate_end``'s run-queue
+    clock; batches whose trace has none are left out)."""
+    clock = f.loc[(f["kind"] == ev.COLLATE_END) & (f["worker"] >= 0) & (f["arg2"] >= 0), ["epoch", "batch", "arg2"]]
+    return {(int(e), int(b)): float(ns) / 1e9 for e, b, ns in clock.drop_duplicates(["epoch", "batch"]).itertuples(
+        index=False)}
 
 
 def _silent_workers(f: pd.DataFrame) -> list[Finding]:

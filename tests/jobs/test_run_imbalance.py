@@ -72,6 +72,7 @@ def test_an_unsaid_dataset_is_estimated_within_two_points(tmp_path):
     doc, _ = report(tmp_path, "estimated")
     entry = doc["labels"][0]
     assert entry["dataset_estimated"] is True and abs(entry["dataset"]["1"] - 0.05) < 0.02
+    assert entry["intended"] == {"0": 0.5, "1": 0.5}  # each weight value drawn with one label: class weights
     low, high = entry["dataset_interval"]["1"]
     assert low <= 0.05 <= high
 

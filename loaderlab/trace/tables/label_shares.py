@@ -10,8 +10,10 @@ Twin of nothing in torch. ``received`` is counted from the samples the loop got 
   distributed), the received shares themselves (exact where the epoch drew every index once, else a Wilson
   interval); else not known;
 - intended: a WeightedRandomSampler's weight per class (its share of the weights), a SubsetRandomSampler's
-  indices per class, or the dataset's own shares for a sampler that draws every index alike; not known
-  where the labels are not (the draws cannot tell it apart from what was received).
+  indices per class, or the dataset's own shares for a sampler that draws every index alike; where the
+  dataset does not say its labels, the weights' share per label when the draws tie each weight value to one
+  label (class weights spread over the samples); else not known (the draws alone cannot tell it apart from
+  what was received).
 
 Pure pandas/numpy over the events table; knows nothing of findings' words, plotly or streamlit.
 """
@@ -70,6 +72,22 @@ def inverse_weight_shares(labels: np.ndarray, weights: np.ndarray) -> dict:
     half = Z95 * np.sqrt(np.maximum(var, 0.0))
     return {plain_label(lab): (float(r), max(0.0, float(r - h)), min(1.0, float(r + h)))
             for lab, r, h in zip(uniques, share, half)}
+
+
+def weights_by_label(got: pd.DataFrame, weights: np.ndarray) -> dict:
+    """The weights' share per label where the draws tie each weight value to one label and each label to one
+    value (class weights spread over the samples, the usual recipe): label → Σ weights of its value / Σ
+    weights; {} where they do not (a weight value no draw reached, a label drawn at two weights)."""
+    idx = got["index"].to_numpy(np.int64)
+    if not len(idx) or idx.min() < 0 or idx.max() >= len(weights):
+        return {}
+    pairs = pd.DataFrame({"w": weights[idx], "label": got["label"].to_numpy(dtype=object)}).drop_duplicates()
+    values, counts = np.unique(weights, return_counts=True)
+    if len(pairs) != len(values) or pairs["w"].nunique() != len(pairs) or pairs["label"].nunique() != len(pairs):
+        return {}
+    per_value = dict(zip(values.tolist(), (values * counts).tolist()))
+    total = float((values * counts).sum())
+    return {plain_label(r.label): per_value[float(r.w)] / total for r in pairs.itertuples()} if total > 0 else {}
 
 
 def _rows(epoch: int, which: str, shares: dict, total: float, estimated: bool, source: str,
@@ -146,6 +164,10 @@ def _distributions(frame: pd.DataFrame, meta_json: str, dataset_len: Any) -> pd.
                           "weights" if sampler.get("weighted") else "indices")
         elif kind in UNIFORM and dataset_counts:
             rows += _rows(epoch, "intended", _normalised(dataset_counts), draws, False, "uniform")
+        elif weights is not None and len(got):
+            by_weight = weights_by_label(got, weights)
+            if by_weight:
+                rows += _rows(epoch, "intended", by_weight, draws, False, "weights_by_label")
     out = pd.DataFrame(rows, columns=COLUMNS)
     order = {w: i for i, w in enumerate(WHICH)}
     out["_w"] = out["which"].map(order)

@@ -76,9 +76,10 @@ def test_an_unsaid_dataset_is_estimated_by_inverse_weight_within_two_points(seed
     assert data["estimated"].all() and (data["source"] == "inverse_weight").all()
     assert abs(data.at[1, "share"] - 0.05) < 0.02 and abs(data.at[0, "share"] - 0.95) < 0.02
     assert (data["low"] <= data["share"]).all() and (data["share"] <= data["high"]).all()
-    assert part(table, "intended").empty  # the draws alone cannot tell what the weights meant
+    # each weight value was drawn with one label only: the weights' share per label is what they meant
+    assert part(table, "intended")["share"].round(9).to_dict() == {0: 0.5, 1: 0.5}
     doc = labels_json(table)
-    assert doc[0]["intended"] is None and doc[0]["dataset_estimated"] is True
+    assert doc[0]["intended"] == {"0": 0.5, "1": 0.5} and doc[0]["dataset_estimated"] is True
     assert set(doc[0]["dataset"]) == {"0", "1"} and set(doc[0]["dataset_interval"]) == {"0", "1"}
 
 
@@ -106,3 +107,11 @@ def test_a_loader_of_the_engine_is_read_alike():
     table = label_distributions(frame)
     assert part(table, "dataset")["count"].to_dict() == {0: 285, 1: 15}
     assert part(table, "intended")["share"].round(9).to_dict() == {0: 0.5, 1: 0.5}
+
+
+def test_weights_that_do_not_follow_the_labels_leave_the_intended_unknown():
+    weights = np.linspace(1.0, 2.0, len(LABELS))  # a weight per sample, not per class
+    sampler = WeightedRandomSampler(weights, len(LABELS), generator=torch.Generator().manual_seed(0))
+    frame = loaderlab.record(DataLoader(Unsaid(LABELS), batch_size=32, sampler=sampler), sample_info=label_of)
+    table = label_distributions(frame)
+    assert part(table, "intended").empty and part(table, "dataset")["estimated"].all()

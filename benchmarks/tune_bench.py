@@ -47,6 +47,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 SCRIPTS = os.path.join(HERE, "tune_scripts")
 ENV_KEYS = {"num_workers": "LL_NUM_WORKERS", "prefetch_factor": "LL_PREFETCH", "pin_memory": "LL_PIN"}
+BUDGET = "30%"  # the scripts are short (3-6 s): at run --tune's default of 10 % few settings get two rounds
 LOOP = re.compile(r"loop_s=([0-9.]+)\s*$")
 
 
@@ -73,6 +74,7 @@ class Row:
     measured_change: dict = field(default_factory=dict)  # empty: keep your settings
     measured_speedup: float | None = None
     best_unadopted_speedup: float | None = None  # tuning.speedup where the choice was "keep"
+    other_measured: list = field(default_factory=list)  # measured changes the harness cannot re-run
     model_change: dict = field(default_factory=dict)
     model_speedup: float | None = None
     own: list = field(default_factory=list)  # Run dicts, the script's own settings
@@ -142,8 +144,8 @@ def loop_time(rc: int, out: str, err: str, wall: float) -> Run:
     m = LOOP.search(lines[-1]) if lines else None
     if rc == 0 and m:
         return Run(float(m.group(1)), round(wall, 4))
-    tail = (err.strip().splitlines() or ["no output"])[-1]
-    return Run(None, round(wall, 4), f"exit {rc}: {tail}"[:200])
+    tail = " | ".join(err.strip().splitlines()[-6:]) or "no output"
+    return Run(None, round(wall, 4), f"exit {rc}: {tail}"[-600:])
 
 
 def plain(script: str, change: dict, timeout: float) -> Run:
@@ -200,6 +202,10 @@ def read_tuning(doc: dict[str, Any], row: Row) -> None:
     suggestions = doc.get("suggestions") or []
     measured = [s for s in suggestions if s.get("measured")]
     model = [s for s in suggestions if not s.get("measured")]
+    # a measured change the scripts cannot take from the environment (batch_size, "measured without your
+    # step") is listed, not re-run
+    row.other_measured = [s.get("change") for s in measured if not set(parse_change(s.get("change"))) <= set(ENV_KEYS)]
+    measured = [s for s in measured if set(parse_change(s.get("change"))) <= set(ENV_KEYS)]
     if measured:
         row.measured_change = parse_change(measured[0].get("change"))
         row.measured_speedup = measured[0].get("speedup")
@@ -319,9 +325,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--burner", action="store_true", help="run everything again beside a CPU burner")
     p.add_argument("--runs", type=int, default=3, help="plain runs of each setting (default 3)")
     p.add_argument("--tune-runs", type=int, default=3, help="runs under --tune for the overhead (default 3)")
-    p.add_argument("--tune-budget", default="10%", help="passed to run --tune (default 10%%)")
+    p.add_argument("--tune-budget", default=BUDGET, help="passed to run --tune (default " + BUDGET.replace("%", "%%") + ")")
     p.add_argument("--timeout", type=float, default=180.0, help="seconds a run may take (default 180)")
     p.add_argument("--json", metavar="FILE", help="write the rows as JSON")
+    p.add_argument("--keep-traces", metavar="DIR", help="write the --tune traces there (default: a temporary folder)")
     args = p.parse_args(argv)
     if args.runs < 1 or args.tune_runs < 1 or args.timeout <= 0:
         p.error("--runs and --tune-runs must be at least 1, --timeout above 0")
@@ -336,6 +343,9 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, on_term)
     try:
         with tempfile.TemporaryDirectory(prefix="tune_bench_") as tmp:
+            if args.keep_traces:
+                os.makedirs(args.keep_traces, exist_ok=True)
+                tmp = args.keep_traces
             for pass_ in ["quiet"] + (["burner"] if args.burner else []):
                 if pass_ == "burner":
                     burner = Burner()

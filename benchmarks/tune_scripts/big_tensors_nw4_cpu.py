@@ -11,7 +11,7 @@ NW, PF, PIN = settings(4)
 
 class Frames(Dataset):
     def __len__(self):
-        return 960
+        return 1000
 
     def __getitem__(self, i):
         g = torch.Generator().manual_seed(i)
@@ -20,7 +20,7 @@ class Frames(Dataset):
 
 
 if __name__ == "__main__":
-    loader = DataLoader(Frames(), batch_size=16, shuffle=True, num_workers=NW, prefetch_factor=PF, pin_memory=PIN)
+    loader = DataLoader(Frames(), batch_size=4, shuffle=True, num_workers=NW, prefetch_factor=PF, pin_memory=PIN)
     start = time.perf_counter()
     acc = torch.zeros(3)
     for x, y in loader:

@@ -28,7 +28,7 @@ class Rows(Dataset):
 
 if __name__ == "__main__":
     rng = np.random.default_rng(3)
-    n = 2000
+    n = 1500
     df = pd.DataFrame(rng.standard_normal((n, 24)).astype(np.float32), columns=[f"f{i}" for i in range(24)])
     df["label"] = (rng.random(n) < 0.1).astype(int)
     df["city"] = rng.choice(["Seoul", "Busan", "Incheon"], n)
@@ -38,7 +38,7 @@ if __name__ == "__main__":
     torch.manual_seed(0)
     model = nn.Sequential(nn.Linear(24, 64), nn.ReLU(), nn.Linear(64, 2))
     opt = torch.optim.Adam(model.parameters(), lr=1e-3)
-    loader = DataLoader(Rows(df), batch_size=64, sampler=sampler, num_workers=NW, prefetch_factor=PF,
+    loader = DataLoader(Rows(df), batch_size=4, sampler=sampler, num_workers=NW, prefetch_factor=PF,
                         pin_memory=PIN)
     start = time.perf_counter()
     for x, y in loader:

@@ -24,10 +24,10 @@ class Records(Dataset):
 
 
 if __name__ == "__main__":
-    loader = DataLoader(Records(), batch_size=16, shuffle=True, num_workers=NW, prefetch_factor=PF,
+    loader = DataLoader(Records(), batch_size=4, shuffle=True, num_workers=NW, prefetch_factor=PF,
                         pin_memory=PIN, worker_init_fn=open_store, persistent_workers=False)
     start = time.perf_counter()
     for epoch in range(6):
         for x, y in loader:
-            spin(2)
+            spin(0.5)
     done(start)

@@ -11,7 +11,7 @@ NW, PF, PIN = settings(4)
 
 class Flaky(Dataset):
     def __len__(self):
-        return 3200
+        return 4000
 
     def __getitem__(self, i):
         time.sleep(0.5 if i % 400 == 7 else 0.001)
@@ -19,7 +19,7 @@ class Flaky(Dataset):
 
 
 if __name__ == "__main__":
-    loader = DataLoader(Flaky(), batch_size=32, shuffle=True, num_workers=NW, prefetch_factor=PF, pin_memory=PIN)
+    loader = DataLoader(Flaky(), batch_size=8, shuffle=True, num_workers=NW, prefetch_factor=PF, pin_memory=PIN)
     start = time.perf_counter()
     for x, y in loader:
         x.mul_(2)

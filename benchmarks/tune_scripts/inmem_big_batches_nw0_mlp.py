@@ -1,4 +1,4 @@
-"""An in-memory table (MNIST-sized rows), batches of 512 in the loop (num_workers=0), an MLP step on the CPU."""
+"""An in-memory table (MNIST-sized rows), batches of 128 in the loop (num_workers=0), an MLP step on the CPU."""
 import time
 
 import torch
@@ -11,11 +11,11 @@ NW, PF, PIN = settings(0)
 
 if __name__ == "__main__":
     g = torch.Generator().manual_seed(0)
-    ds = TensorDataset(torch.rand(12_000, 784, generator=g), torch.randint(0, 10, (12_000,), generator=g))
+    ds = TensorDataset(torch.rand(30_000, 784, generator=g), torch.randint(0, 10, (30_000,), generator=g))
     torch.manual_seed(0)
     model = nn.Sequential(nn.Linear(784, 128), nn.ReLU(), nn.Linear(128, 10))
     opt = torch.optim.SGD(model.parameters(), lr=0.05)
-    loader = DataLoader(ds, batch_size=512, shuffle=True, num_workers=NW, prefetch_factor=PF, pin_memory=PIN)
+    loader = DataLoader(ds, batch_size=128, shuffle=True, num_workers=NW, prefetch_factor=PF, pin_memory=PIN)
     start = time.perf_counter()
     for epoch in range(2):
         for x, y in loader:

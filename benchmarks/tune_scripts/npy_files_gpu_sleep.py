@@ -1,4 +1,4 @@
-"""Float32 .npy files (3x128x128) read per sample, 2 workers, a 45 ms sleep standing in for a GPU step."""
+"""Float32 .npy files (3x64x64) read per sample, 2 workers, a 6 ms sleep standing in for a GPU step."""
 import os
 import tempfile
 import time
@@ -29,15 +29,15 @@ if __name__ == "__main__":
     folder = tempfile.mkdtemp(prefix="tune_npy_")
     rng = np.random.default_rng(2)
     paths = []
-    for i in range(1024):
+    for i in range(1600):
         p = os.path.join(folder, f"{i}.npy")
-        np.save(p, rng.standard_normal((3, 128, 128), dtype=np.float32))
+        np.save(p, rng.standard_normal((3, 64, 64), dtype=np.float32))
         paths.append(p)
-    loader = DataLoader(Arrays(paths), batch_size=16, shuffle=True, num_workers=NW, prefetch_factor=PF,
+    loader = DataLoader(Arrays(paths), batch_size=4, shuffle=True, num_workers=NW, prefetch_factor=PF,
                         pin_memory=PIN)
     start = time.perf_counter()
     for x, y in loader:
-        time.sleep(0.045)
+        time.sleep(0.006)
     done(start)
     for p in paths:
         os.remove(p)

@@ -13,7 +13,7 @@ NW, PF, PIN = settings(1)
 
 class Augmented(Dataset):
     def __init__(self, n):
-        self.images = np.random.default_rng(5).integers(0, 256, (n, 72, 72, 3), dtype=np.uint8)
+        self.images = np.random.default_rng(5).integers(0, 256, (n, 40, 40, 3), dtype=np.uint8)
 
     def __len__(self):
         return len(self.images)
@@ -21,7 +21,7 @@ class Augmented(Dataset):
     def __getitem__(self, i):
         rng = np.random.default_rng(i)
         y0, x0 = rng.integers(0, 9, 2)
-        img = self.images[i, y0:y0 + 64, x0:x0 + 64].astype(np.float32) / 255
+        img = self.images[i, y0:y0 + 32, x0:x0 + 32].astype(np.float32) / 255
         if rng.random() < 0.5:
             img = img[:, ::-1]
         img = img * rng.uniform(0.8, 1.2, 3) + rng.normal(0, 0.02, img.shape)
@@ -36,7 +36,7 @@ if __name__ == "__main__":
     model = nn.Sequential(nn.Conv2d(3, 8, 3, stride=2), nn.ReLU(), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
                           nn.Linear(8, 10))
     opt = torch.optim.SGD(model.parameters(), lr=0.01)
-    loader = DataLoader(Augmented(512), batch_size=32, shuffle=True, num_workers=NW, prefetch_factor=PF,
+    loader = DataLoader(Augmented(1000), batch_size=4, shuffle=True, num_workers=NW, prefetch_factor=PF,
                         pin_memory=PIN)
     start = time.perf_counter()
     for x, y in loader:

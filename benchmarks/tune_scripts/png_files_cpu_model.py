@@ -25,7 +25,7 @@ class Pngs(Dataset):
         if i % 2:
             img = img[:, ::-1]
         y0, x0 = i % 8, (i // 8) % 8
-        img = (img[y0:y0 + 56, x0:x0 + 56] - 0.5) / 0.25
+        img = (img[y0:y0 + 40, x0:x0 + 40] - 0.5) / 0.25
         return torch.from_numpy(np.ascontiguousarray(img.transpose(2, 0, 1))), i % 10
 
 
@@ -33,18 +33,18 @@ if __name__ == "__main__":
     folder = tempfile.mkdtemp(prefix="tune_png_")
     rng = np.random.default_rng(0)
     paths = []
-    for i in range(640):
+    for i in range(1200):
         p = os.path.join(folder, f"{i}.png")
-        write_png(p, rng.integers(0, 256, (64, 64, 3), dtype=np.uint8))
+        write_png(p, rng.integers(0, 256, (48, 48, 3), dtype=np.uint8))
         paths.append(p)
     torch.manual_seed(0)
     model = nn.Sequential(nn.Conv2d(3, 8, 3, stride=2), nn.ReLU(), nn.AdaptiveAvgPool2d(4), nn.Flatten(),
                           nn.Linear(128, 10))
     opt = torch.optim.SGD(model.parameters(), lr=0.01)
-    loader = DataLoader(Pngs(paths), batch_size=32, shuffle=True, num_workers=NW, prefetch_factor=PF,
+    loader = DataLoader(Pngs(paths), batch_size=8, shuffle=True, num_workers=NW, prefetch_factor=PF,
                         pin_memory=PIN)
     start = time.perf_counter()
-    for epoch in range(1):
+    for epoch in range(2):
         for x, y in loader:
             loss = nn.functional.cross_entropy(model(x), y)
             opt.zero_grad()

@@ -16,7 +16,7 @@ WORDS = ["data", "loader", "batch", "worker", "tensor", "model", "step", "epoch"
 class Reviews(Dataset):
     def __init__(self, n):
         rnd = random.Random(0)
-        self.texts = [" ".join(rnd.choice(WORDS) for _ in range(rnd.randint(20, 300))) for _ in range(n)]
+        self.texts = [" ".join(rnd.choice(WORDS) for _ in range(rnd.randint(20, 150))) for _ in range(n)]
 
     def __len__(self):
         return len(self.texts)
@@ -35,7 +35,7 @@ if __name__ == "__main__":
     torch.manual_seed(0)
     model = nn.Sequential(nn.EmbeddingBag(5000, 32), nn.Linear(32, 2))
     opt = torch.optim.SGD(model.parameters(), lr=0.1)
-    loader = DataLoader(Reviews(2500), batch_size=32, shuffle=True, collate_fn=pad_collate, num_workers=NW,
+    loader = DataLoader(Reviews(4000), batch_size=8, shuffle=True, collate_fn=pad_collate, num_workers=NW,
                         prefetch_factor=PF, pin_memory=PIN)
     start = time.perf_counter()
     for batch in loader:

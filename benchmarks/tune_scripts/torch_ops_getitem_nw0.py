@@ -13,19 +13,19 @@ KERNEL = torch.ones(3, 1, 5, 5) / 25
 
 class Blurred(Dataset):
     def __len__(self):
-        return 256
+        return 400
 
     def __getitem__(self, i):
         g = torch.Generator().manual_seed(i)
-        x = torch.rand(1, 3, 128, 128, generator=g)
+        x = torch.rand(1, 3, 64, 64, generator=g)
         x = F.conv2d(x, KERNEL, padding=2, groups=3)[0]
         spec = torch.fft.rfft2(x).abs()
-        return torch.cat([x, spec[:, :, :64].log1p()[:, :, :64].repeat(1, 1, 2)], 0), i % 10
+        return torch.cat([x, spec[:, :, :32].log1p().repeat(1, 1, 2)], 0), i % 10
 
 
 if __name__ == "__main__":
-    loader = DataLoader(Blurred(), batch_size=16, shuffle=True, num_workers=NW, prefetch_factor=PF, pin_memory=PIN)
+    loader = DataLoader(Blurred(), batch_size=2, shuffle=True, num_workers=NW, prefetch_factor=PF, pin_memory=PIN)
     start = time.perf_counter()
     for x, y in loader:
-        time.sleep(0.005)
+        time.sleep(0.002)
     done(start)

@@ -14,7 +14,7 @@ KERNEL = torch.randn(8, 3, 7, 7, generator=torch.Generator().manual_seed(0)) / 5
 
 class Features(Dataset):
     def __len__(self):
-        return 400
+        return 600
 
     def __getitem__(self, i):
         g = torch.Generator().manual_seed(i)
@@ -27,7 +27,7 @@ if __name__ == "__main__":
     torch.manual_seed(0)
     model = nn.Sequential(nn.AdaptiveAvgPool2d(8), nn.Flatten(), nn.Linear(512, 10))
     opt = torch.optim.SGD(model.parameters(), lr=0.01)
-    loader = DataLoader(Features(), batch_size=16, shuffle=True, num_workers=NW, prefetch_factor=PF, pin_memory=PIN)
+    loader = DataLoader(Features(), batch_size=4, shuffle=True, num_workers=NW, prefetch_factor=PF, pin_memory=PIN)
     start = time.perf_counter()
     for x, y in loader:
         loss = F.cross_entropy(model(x), y)

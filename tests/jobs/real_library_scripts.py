@@ -1,7 +1,8 @@
 """Jobs written with real libraries the way their tutorials write them (issue 37), and the data they read.
 
 Each job is a script run unchanged, plainly or under ``python -m loaderlab run``; each prints ``loop_s`` (its own
-training loop's seconds) and a line of facts a test compares with the trace (``truth ...``). Shared by
+training loop's seconds), ``loop_cpu_s`` (the CPU seconds the loop took, workers included: steadier than the wall
+clock on a loaded machine) and a line of facts a test compares with the trace (``truth ...``). Shared by
 tests/jobs/test_real_libraries.py and benchmarks/real_libraries.py. The data is made locally: no network.
 
 - ``hf_map``: a CSV → ``datasets.load_dataset("csv")`` → ``.map(tokenize)`` → ``.with_format("torch")`` →
@@ -32,6 +33,10 @@ import torch
 from datasets import load_dataset
 from torch.utils.data import DataLoader
 
+def cpu_s():  # this process's CPU seconds and its finished children's (the workers of an ended epoch)
+    import resource
+    return time.process_time() + sum(getattr(resource.getrusage(resource.RUSAGE_CHILDREN), f) for f in ("ru_utime", "ru_stime"))
+
 
 def tokenize(row):
     return {"input_ids": [ord(c) % 250 + 1 for c in row["text"]][:96]}
@@ -52,21 +57,23 @@ EPOCHS = int(sys.argv[2]) if len(sys.argv) > 2 else 2
 
 HF_MAP = HF_COMMON + '''
 train_loader = DataLoader(data, batch_size=32, shuffle=True, collate_fn=pad)
-start = time.perf_counter()
+start, cpu = time.perf_counter(), cpu_s()
 for epoch in range(EPOCHS):
     for ids, y in train_loader:
         (ids.float() * 2).sum()
 print("loop_s", time.perf_counter() - start)
+print("loop_cpu_s", cpu_s() - cpu)
 '''
 
 HF_STREAM = HF_COMMON + '''
 stream = data.to_iterable_dataset(num_shards=4)
 train_loader = DataLoader(stream, batch_size=32, collate_fn=pad, num_workers=2)
-start = time.perf_counter()
+start, cpu = time.perf_counter(), cpu_s()
 for epoch in range(EPOCHS):
     for ids, y in train_loader:
         (ids.float() * 2).sum()
 print("loop_s", time.perf_counter() - start)
+print("loop_cpu_s", cpu_s() - cpu)
 '''
 
 WDS = '''
@@ -75,6 +82,10 @@ import numpy as np
 import torch
 import webdataset as wds
 from torch.utils.data import DataLoader
+
+def cpu_s():  # this process's CPU seconds and its finished children's (the workers of an ended epoch)
+    import resource
+    return time.process_time() + sum(getattr(resource.getrusage(resource.RUSAGE_CHILDREN), f) for f in ("ru_utime", "ru_stime"))
 
 
 def transform(img):  # torchvision's ToTensor then RandomHorizontalFlip, written out
@@ -89,12 +100,13 @@ if __name__ == "__main__":
     dataset = (wds.WebDataset(shards, shardshuffle=False, **kwargs).decode("pil")
                .to_tuple("png", "cls").map_tuple(transform, int))
     train_loader = DataLoader(dataset, batch_size=16, num_workers=2)
-    start, n = time.perf_counter(), 0
+    start, cpu, n = time.perf_counter(), cpu_s(), 0
     for epoch in range(EPOCHS):
         for x, y in train_loader:
             n += len(y)
             (x * 2).sum()
     print("loop_s", time.perf_counter() - start)
+    print("loop_cpu_s", cpu_s() - cpu)
     print("truth samples", n)
 '''
 
@@ -104,6 +116,10 @@ import numpy as np
 import torch
 from PIL import Image
 from torch.utils.data import DataLoader, Dataset
+
+def cpu_s():  # this process's CPU seconds and its finished children's (the workers of an ended epoch)
+    import resource
+    return time.process_time() + sum(getattr(resource.getrusage(resource.RUSAGE_CHILDREN), f) for f in ("ru_utime", "ru_stime"))
 
 
 class MNISTLike(Dataset):  # torchvision.datasets.MNIST's shape: data, targets, PIL images, transform
@@ -134,13 +150,14 @@ if __name__ == "__main__":
     model = torch.nn.Sequential(torch.nn.Flatten(), torch.nn.Linear(784, 10))
     opt = torch.optim.SGD(model.parameters(), lr=0.01)
     train_loader = DataLoader(MNISTLike(n, to_normalized_tensor), batch_size=64, shuffle=True)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), cpu_s()
     for epoch in range(EPOCHS):
         for x, y in train_loader:
             opt.zero_grad()
             torch.nn.functional.cross_entropy(model(x), y).backward()
             opt.step()
     print("loop_s", time.perf_counter() - start)
+    print("loop_cpu_s", cpu_s() - cpu)
 '''
 
 SCRIPTS = {"hf_map": HF_MAP, "hf_stream": HF_STREAM, "wds": WDS, "mnist": MNIST}

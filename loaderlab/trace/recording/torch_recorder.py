@@ -45,6 +45,7 @@ from . import stock_worker
 from ..core import tree_shape
 from .sample_guess import rows
 from .sample_keys import keyed_iter
+from .stream_samples import close_open_batch, ContentProbe, OpenBatch
 from .stock_pin import with_pin_stage
 
 _tracer: ev.Tracer = ev.NULL_TRACER  # this process's tracer: main's RecordTracer, or a worker's WorkerTracer
@@ -167,11 +168,12 @@ class TracedIterableDataset(_Forwarding, torch.utils.data.IterableDataset):
     (:mod:`loaderlab.trace.recording.stock_worker`), its identity by the keys its library gave it where it carries
     them (:mod:`.sample_keys`), else by a fingerprint of its content."""
 
-    _own = ("inner", "_iters")
+    _own = ("inner", "_iters", "probe")
 
-    def __init__(self, inner) -> None:
+    def __init__(self, inner, probe: ContentProbe | None = None) -> None:
         self.inner = inner
         self._iters = 0  # __iter__ calls in this process (a forked worker inherits main's 0: main never iterates)
+        self.probe = probe  # with two workers or more: whether content fingerprints can show a duplicate
 
     def __len__(self) -> int:
         return len(self.inner)
@@ -186,23 +188,28 @@ class TracedIterableDataset(_Forwarding, torch.utils.data.IterableDataset):
             epoch = _epoch + self._iters
         self._iters += 1
         keyed = keyed_iter(self.inner)  # a library's keys name its samples where it carries them (sample_keys)
-        if keyed is None:
-            return self._samples(iter(self.inner), epoch, loop, identity)
-        return self._samples(keyed[0], epoch, loop, keyed[1].identify)
+        if keyed is not None:
+            return self._samples(keyed[0], epoch, loop, keyed[1].identify)
+        # content names a sample only where two workers could both yield it (stream_samples.ContentProbe)
+        probe = self.probe if loop is None else None
+        return self._samples(iter(self.inner), epoch, loop, None if probe is None else probe.gate(_worker_id(), identity))
 
     @staticmethod
-    def _samples(it, epoch: int, loop=None, identify: Callable = identity):
-        position = 0
+    def _samples(it, epoch: int, loop=None, identify: Callable | None = None):
+        """The stream's samples, recorded a batch at a time (:class:`.stream_samples.OpenBatch`)."""
+        position, pull, worker, batch_open = 0, it.__next__, _worker_id(), None
         while True:
             owner = loop() if loop is not None else None
             batch = stock_worker.current_task() if owner is None else owner._num_yielded
-            _fetching(epoch, batch)
-            data, exhausted = traced_fetch(_tracer, _worker_id(), lambda _: next(it), [position], batch,
-                                           epoch, stop_on_exhaustion=True, identify=identify)
-            if exhausted:
+            if batch_open is None or batch_open.spans is None or batch != batch_open.batch:
+                _fetching(epoch, batch)
+                batch_open = OpenBatch(_tracer, worker, epoch, batch)
+            try:
+                sample = batch_open.fetch(position, pull, identify)
+            except StopIteration:
                 return
             position += 1
-            yield data[0]
+            yield sample
 
 
 class TracedCollate:
@@ -214,6 +221,7 @@ class TracedCollate:
         self.inner = inner
 
     def __call__(self, data):
+        close_open_batch()  # a stream's batch is whole: its samples are reported before its collate begins
         epoch, batch = _current
         _tracer.emit(ev.COLLATE_BEGIN, _worker_id(), epoch, batch)
         out = self.inner(data)
@@ -316,7 +324,11 @@ def traced_clone(loader: torch.utils.data.DataLoader, tracer: ev.Tracer, event_q
         common["worker_init_fn"] = TracedWorkerInit(loader.worker_init_fn, event_queue, tracer.sample_info)
         dial.parts.append(common["worker_init_fn"])
     if isinstance(loader.dataset, torch.utils.data.IterableDataset):
-        clone = torch.utils.data.DataLoader(TracedIterableDataset(loader.dataset), batch_size=loader.batch_size,
+        probe = None
+        if common["num_workers"] > 1:  # fewer workers cannot yield one sample twice: no fingerprint is taken
+            probe = ContentProbe(common["num_workers"], common["multiprocessing_context"] or torch.multiprocessing)
+            dial.parts.append(probe)
+        clone = torch.utils.data.DataLoader(TracedIterableDataset(loader.dataset, probe), batch_size=loader.batch_size,
                                             drop_last=loader.drop_last, **common)
         return with_pin_stage(clone, tracer, dial)
     if loader.batch_sampler is not None:

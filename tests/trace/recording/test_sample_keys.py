@@ -86,3 +86,19 @@ def test_equal_content_in_a_split_stream_is_no_replay():
     frame = loaderlab.record(DataLoader(Flipped(60, shard=True, same=True), batch_size=5, num_workers=2),
                              sample_info=SampleGuess(iterable=True))
     assert iterable_duplicates(frame) == []
+
+
+@pytest.mark.parametrize("shard", [True, False])
+def test_content_is_fingerprinted_while_it_can_show_a_replay(monkeypatch, shard):
+    from loaderlab.trace.recording import stream_samples
+
+    monkeypatch.setattr(stream_samples, "PROBE", 8)  # workers fork: they see it too
+    loader = DataLoader(Flipped(160, shard=shard, same=False), batch_size=5, num_workers=2)
+    random.seed(0)
+    frame = loaderlab.record(loader, epochs=2, sample_info=SampleGuess(iterable=True))
+    ends = frame[(frame.kind == ev.FETCH_END) & (frame.detail == "")]
+    named = ends["arg1"] != ev.NO_ARG
+    if shard:  # split: each worker's first 8 of its 80 (checked again at 16, 32… while the other is behind)
+        assert named.groupby([ends["epoch"], ends["worker"]]).sum().between(8, 64).all() and not iterable_duplicates(frame)
+    else:  # replayed: every sample named, every epoch, and the replay found
+        assert named.all() and len(iterable_duplicates(frame)) == 2

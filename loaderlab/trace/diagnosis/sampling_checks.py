@@ -5,8 +5,8 @@ Twin of nothing in torch, which samples as told. Read from the three label distr
 (:func:`loaderlab.trace.tables.audits.label_audit`) and the sampler's arguments the recorder kept
 (``label_sources``). Every finding is a ``warning``:
 
-- ``sampler_share_off``: a label's received share outside the 99.9 % binomial interval of the intended share
-  for that many draws (the samples' labels are not those the weights were made from; for a sampler without
+- ``sampler_share_off``: a label's received count outside the binomial's own range for the intended share
+  and that many draws (99.9 % for the epoch's labels together, Bonferroni) (the samples' labels are not those the weights were made from; for a sampler without
   weights, those the dataset says, or a rank's shard is not a fair part of the data);
 - ``minority_missing``: the least common label in under half of the epoch's batches (it stands in for the
   label audit's ``class_imbalance`` line of the same epoch, which says less);
@@ -32,7 +32,7 @@ from ..tables import label_audit, samples
 from ..tables.audits import is_iterable
 from ..tables.label_shares import label_distributions, sources
 
-Z999 = 3.290527  # two-sided 99.9 %: several labels and epochs are tested, a fair draw must stay quiet
+FAIR = 0.001  # the chance that a fair draw of any of an epoch's labels is called off (Bonferroni over labels)
 MIN_DRAWS = 30
 MIN_BATCHES = 4
 UNSEEN_FRACTION = 0.5  # more than half the data never seen in an epoch that drew about as many
@@ -65,6 +65,23 @@ def _sampler_findings(frame: pd.DataFrame, sampler: dict, s: pd.DataFrame, datas
     return out
 
 
+def fair_range(n: int, p: float, alpha: float) -> tuple[int, int]:
+    """The counts a fair draw of ``n`` at share ``p`` lands within with probability at least 1 − ``alpha``
+    (the binomial's own tails, ``alpha / 2`` each: a rare label's upper tail is longer than a normal's)."""
+    if p <= 0 or p >= 1:
+        return (0, 0) if p <= 0 else (n, n)
+    sd = math.sqrt(n * p * (1 - p))
+    ks = np.arange(max(0, math.floor(n * p - 8 * sd - 20)), min(n, math.ceil(n * p + 8 * sd + 20)) + 1)
+    # pmf(k + 1) / pmf(k) = (n − k) / (k + 1) · p / (1 − p): the window's log pmf up to a constant, by cumsum
+    step = np.log(n - ks[:-1]) - np.log(ks[:-1] + 1.0) + math.log(p) - math.log1p(-p)
+    log_pmf = np.concatenate(([0.0], np.cumsum(step)))
+    pmf = np.exp(log_pmf - log_pmf.max())
+    cdf = np.cumsum(pmf) / pmf.sum()  # the window holds all but ~1e-15 of the mass
+    lo = ks[np.searchsorted(cdf, alpha / 2, side="right")]
+    hi = ks[min(np.searchsorted(cdf, 1 - alpha / 2, side="left"), len(ks) - 1)]
+    return int(lo), int(hi)
+
+
 def _share_off_key(sampler: dict) -> str:
     """The words for shares off the intended: why it happens depends on what meant them."""
     if sampler.get("weighted"):
@@ -87,20 +104,21 @@ def _share_off(table: pd.DataFrame, sampler: dict) -> list[Finding]:
         received = dict(zip(got["label"], got["count"]))
         if n < MIN_DRAWS or not set(received) <= set(intended):
             continue  # labels the dataset's attribute never named: the two are not the same labels
-        worst, worst_key = None, (1.0, -math.inf)
+        worst, worst_key = None, (0.0, -math.inf)
         for label, p in intended.items():
             count = int(round(received.get(label, 0)))
-            half = Z999 * math.sqrt(p * (1 - p) / n)
-            off = abs(count / n - p)
-            z = off / half if half > 0 else (math.inf if off > 0.5 / n else 0.0)
+            lo, hi = fair_range(n, p, FAIR / len(intended))  # the epoch's labels judged together
+            if lo <= count <= hi:
+                continue
+            sd = math.sqrt(n * p * (1 - p))
+            z = abs(count - n * p) / sd if sd > 0 else math.inf
             key_z = (round(z, 9), p - count / n)  # a tie names the label served less than meant
-            if key_z > worst_key and off > 0.5 / n:
-                worst, worst_key = (label, p, count, half), key_z
+            if key_z > worst_key:
+                worst, worst_key = (label, p, count, lo, hi), key_z
         if worst is not None:
-            label, p, count, half = worst
+            label, p, count, lo, hi = worst
             out.append(finding(kinds.SAMPLER_SHARE_OFF, "warning", key, epoch=int(epoch), label=label,
-                               share=count / n, count=count, n=n, intended=p, low=max(0.0, p - half),
-                               high=min(1.0, p + half)))
+                               share=count / n, count=count, n=n, intended=p, low=lo / n, high=hi / n))
     return out
 
 

@@ -135,8 +135,9 @@ def _minority_missing(frame: pd.DataFrame) -> list[Finding]:
         batches = audit.per_batch[audit.per_batch["epoch"] == epoch]
         total = int(batches["batch"].nunique())
         with_label = int(batches[batches["label"] == label]["batch"].nunique())
-        if total >= MIN_BATCHES and with_label < total / 2:
-            sizes = batches.groupby("batch")["count"].sum()
+        sizes = batches.groupby("batch")["count"].sum()
+        # the words promise that balancing puts it in most batches: 1 − (1 − 1/k)^B ≥ 1/2 needs B ≥ 0.7 k
+        if total >= MIN_BATCHES and with_label < total / 2 and sizes.max() >= k:
             out.append(finding(kinds.MINORITY_MISSING, "warning", epoch=int(epoch), label=label,
                                with_label=with_label, batches=total, without=total - with_label, share=share,
                                count=int(g.at[rare, "count"]), batch_size=int(sizes.max())))

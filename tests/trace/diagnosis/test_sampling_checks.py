@@ -134,3 +134,10 @@ def test_fair_draws_of_many_labels_stay_quiet():
 def test_the_fair_range_is_the_binomials_own():
     exact = {(50, 0.1, 0.01): (0, 11), (200, 0.3, 0.001): (39, 82), (1000, 0.01, 0.001): (2, 22)}  # by math.comb
     assert {args: fair_range(*args) for args in exact} == exact
+
+
+def test_batches_too_small_to_hold_every_label_are_not_a_missing_minority():
+    labels = LABELS[::3]
+    loader = DataLoader(Said(labels), batch_size=1, shuffle=True, generator=torch.Generator().manual_seed(0))
+    found = sampling_findings(loaderlab.record(loader, sample_info=label_of))
+    assert not [f for f in found if f.kind == kinds.MINORITY_MISSING]  # one sample a batch: no sampler helps

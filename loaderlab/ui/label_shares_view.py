@@ -16,21 +16,36 @@ import pandas as pd
 import streamlit as st
 
 from ..figures.label_shares import label_shares_figure
+from ..trace.core import as_run, events_of
 from ..trace.diagnosis import sampling_findings
+from ..trace.ranks import by_rank
 from ..trace.tables import label_distributions
 from .texts import language, t
 
 WHICH = ("dataset", "intended", "received")
 
 
-@st.cache_data(max_entries=4, show_spinner=False)
-def _tables(trace_id: Hashable, lang: str, _frame: Any) -> tuple[pd.DataFrame, list[tuple[str, str]]]:
-    found = sampling_findings(_frame)
-    return label_distributions(_frame), [(str(f.severity), f.text(lang)) for f in found]
+@st.cache_data(max_entries=8, show_spinner=False)
+def _tables(trace_id: Hashable, rank: int | None, lang: str, _frame: Any) -> tuple[pd.DataFrame, list[tuple[str, str]]]:
+    part = _frame if rank is None else as_run(_frame).with_events(events_of(by_rank(_frame)[rank]))
+    found = sampling_findings(part)
+    return label_distributions(part), [(str(f.severity), f.text(lang)) for f in found]
+
+
+def _rank(frame: Any, trace_id: Hashable) -> int | None:
+    """A multi-rank trace: the rank to show (a DistributedSampler's shard beside the data), or all together."""
+    if "rank" not in events_of(frame).columns:
+        return None
+    ranks = sorted(int(r) for r in events_of(frame)["rank"].unique())
+    every = t("labelshares.ranks.all")
+    chosen = st.radio(t("labelshares.ranks"), [every, *[t("labelshares.rank", rank=r) for r in ranks]],
+                      horizontal=True, key=f"labelshares_rank_{trace_id}")
+    return None if chosen == every else ranks[[t("labelshares.rank", rank=r) for r in ranks].index(chosen)]
 
 
 def show_label_shares(frame: Any, trace_id: Hashable) -> None:
-    table, found = _tables(trace_id, language(), frame)
+    rank = _rank(frame, trace_id)
+    table, found = _tables(trace_id, rank, language(), frame)
     if not len(table) or set(table["which"]) <= {"received"}:
         return
     st.subheader(t("labelshares.title"))

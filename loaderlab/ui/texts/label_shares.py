@@ -46,6 +46,18 @@ TEXTS = {
         "en": "Not known from this trace: {which}.",
         "ko": "이 트레이스로는 알 수 없음: {which}.",
     },
+    "labelshares.ranks": {
+        "en": "whose samples",
+        "ko": "누구의 샘플",
+    },
+    "labelshares.ranks.all": {
+        "en": "every rank together",
+        "ko": "모든 랭크 합계",
+    },
+    "labelshares.rank": {
+        "en": "rank {rank}",
+        "ko": "랭크 {rank}",
+    },
     "labelshares.none": {
         "en": "The sampler used as meant: no re-balancing mistake in this trace.",
         "ko": "샘플러가 의도대로 쓰였습니다: 이 트레이스에는 재균형 실수가 없습니다.",

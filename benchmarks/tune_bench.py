@@ -9,7 +9,11 @@ For each script:
 
 1. it runs once under ``python -m loaderlab run --tune --tune-budget B -o T script.py``; ``report T --json``
    gives the measured suggestion (``suggestions[i].measured``: its ``change`` and ``speedup``; none where
-   ``--tune`` says to keep the settings) and the model's first-ranked suggestion (``measured`` false);
+   ``--tune`` says to keep the settings); then once under plain ``python -m loaderlab run`` (no ``--tune``),
+   whose ``report --json`` gives the model's first-ranked suggestion (``measured`` false), what the model
+   alone would have said of the job's own setting (under ``--tune`` the model reads the events recorded
+   with the adopted setting, if it lists any suggestion at all; ``--no-model`` skips this run and takes
+   the model's first from the ``--tune`` report);
 2. the plain script (no loaderlab) runs with its own settings (A) and with the measured change (B), taken in
    turn A B A B A B so that the machine's drift falls on both alike; the real speed-up is the ratio of the
    medians of their loop times. A change is applied through the environment (``LL_NUM_WORKERS``,
@@ -77,6 +81,7 @@ class Row:
     other_measured: list = field(default_factory=list)  # measured changes the harness cannot re-run
     model_change: dict = field(default_factory=dict)
     model_speedup: float | None = None
+    model_from: str = ""  # "run": a plain `loaderlab run` of the job's own setting; "tune": the --tune report
     own: list = field(default_factory=list)  # Run dicts, the script's own settings
     changed: list = field(default_factory=list)  # with the measured change
     tuned: list = field(default_factory=list)  # under run --tune
@@ -152,8 +157,10 @@ def plain(script: str, change: dict, timeout: float) -> Run:
     return loop_time(*run_process([sys.executable, script], change_env(change), timeout))
 
 
-def tuned(script: str, budget: str, out: str, timeout: float) -> Run:
-    argv = [sys.executable, "-m", "loaderlab", "run", "--tune", "--tune-budget", budget, "-o", out, script]
+def tuned(script: str, budget: str | None, out: str, timeout: float) -> Run:
+    """The script under ``run --tune`` (``budget`` None: under plain ``run``, the model's job)."""
+    tune = ["--tune", "--tune-budget", budget] if budget else []
+    argv = [sys.executable, "-m", "loaderlab", "run", *tune, "-o", out, script]
     return loop_time(*run_process(argv, base_env(), timeout))
 
 
@@ -210,8 +217,20 @@ def read_tuning(doc: dict[str, Any], row: Row) -> None:
         row.measured_change = parse_change(measured[0].get("change"))
         row.measured_speedup = measured[0].get("speedup")
     if model:
-        row.model_change = parse_change(model[0].get("change"))
-        row.model_speedup = model[0].get("speedup")
+        read_model(model[0], row)
+
+
+def read_model(suggestion: dict[str, Any], row: Row) -> None:
+    row.model_change = parse_change(suggestion.get("change"))
+    row.model_speedup = suggestion.get("speedup")
+    row.model_from = "tune" if row.model_from == "" else row.model_from
+
+
+def read_model_run(doc: dict[str, Any], row: Row) -> None:
+    model = [s for s in doc.get("suggestions") or [] if not s.get("measured")]
+    row.model_change, row.model_speedup, row.model_from = {}, None, "run"
+    if model:
+        read_model(model[0], row)
 
 
 def med(runs: list[dict], key: str = "loop_s") -> float | None:
@@ -235,6 +254,16 @@ def bench_script(name: str, args: argparse.Namespace, pass_: str, tmp: str) -> R
     except (RuntimeError, ValueError) as e:
         row.tune_error = str(e)[:200]
         log(f"report failed: {row.tune_error}")
+    if not args.no_model:
+        model = Run(None, 0.0)
+        try:
+            model = tuned(script, None, trace + "-model", args.timeout)
+            if not model.error:
+                read_model_run(report(trace + "-model.lltrace", args.timeout), row)
+        except (RuntimeError, ValueError) as e:
+            model.error = str(e)[:200]
+        if model.error:
+            log(f"the model's run failed: {model.error}")
     change = row.measured_change
     log(f"--tune: {fmt_change(change, row)} ({fmt(row.measured_speedup)}), loop {first.loop_s:.2f} s; "
         f"model: {fmt_change(row.model_change)}")
@@ -328,6 +357,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--tune-budget", default=BUDGET, help="passed to run --tune (default " + BUDGET.replace("%", "%%") + ")")
     p.add_argument("--timeout", type=float, default=180.0, help="seconds a run may take (default 180)")
     p.add_argument("--json", metavar="FILE", help="write the rows as JSON")
+    p.add_argument("--no-model", action="store_true",
+                   help="skip the plain `loaderlab run` that gives the model's first pick")
     p.add_argument("--keep-traces", metavar="DIR", help="write the --tune traces there (default: a temporary folder)")
     args = p.parse_args(argv)
     if args.runs < 1 or args.tune_runs < 1 or args.timeout <= 0:

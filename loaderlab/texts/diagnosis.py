@@ -175,22 +175,27 @@ TEXTS = {
         "ko": "판단하기에 너무 짧습니다: {wall_s:.3f}초 동안 배치 {batches}개(판단하려면 최소 "
             "{min_batches}개가 필요합니다).",
     },
-    "suggestion.change": {
-        "en": "{change}: {speedup:.2f}x the samples per second, as this trace's measured costs predict "
-            "({before:.0f} → {after:.0f} samples/s).",
-        "ko": "{change}: 이 트레이스에서 잰 비용으로 예측하면 초당 샘플 수가 {speedup:.2f}배가 "
-            "됩니다(초당 {before:.0f} → {after:.0f}개).",
+    "suggestion.try": {
+        "en": "Try {change} ({direction}).",
+        "ko": "{change}을(를) 시도해 보세요({direction}).",
     },
-    "suggestion.change_range": {
-        "en": "{change}: {speedup:.2f}x to {up_to:.2f}x the samples per second, as this trace's measured costs "
-            "predict ({before:.0f} → {after:.0f} samples/s at the least): the low end if each batch the loop "
-            "collates gets fresh pages from the system, the high end if the allocator reuses the last batch's "
-            "(the process's heap decides; no trace shows it).",
-        "ko": "{change}: 이 트레이스에서 잰 비용으로 예측하면 초당 샘플 수가 {speedup:.2f}배에서 {up_to:.2f}배가 "
-            "됩니다(적어도 초당 {before:.0f} → {after:.0f}개). 루프가 콜레이트하는 배치마다 시스템에서 새 페이지를 "
-            "받으면 낮은 쪽, 할당자가 직전 배치의 메모리를 다시 쓰면 높은 쪽입니다(프로세스의 힙 상태가 정하며, "
-            "트레이스로는 알 수 없습니다).",
+    "suggestion.try_range": {
+        "en": "Try {name} from {low} to {high} ({direction}).",
+        "ko": "{name}을(를) {low}에서 {high} 사이로 시도해 보세요({direction}).",
     },
+    "suggestion.measure": {
+        "en": "The cost model ranks it from this trace's costs but measures nothing: `python -m loaderlab run "
+            "--tune <script>` measures it in your job.",
+        "ko": "비용 모델은 이 트레이스의 비용으로 순위를 매길 뿐 아무것도 재지 않습니다: `python -m loaderlab run "
+            "--tune <script>`가 사용자의 작업에서 잽니다.",
+    },
+    "suggestion.direction.more_workers": {"en": "more workers", "ko": "워커 늘리기"},
+    "suggestion.direction.fewer_workers": {"en": "fewer workers", "ko": "워커 줄이기"},
+    "suggestion.direction.no_workers": {"en": "load in the loop itself", "ko": "루프 안에서 직접 로딩"},
+    "suggestion.direction.bigger_batches": {"en": "fewer, bigger batches", "ko": "더 적고 큰 배치"},
+    "suggestion.direction.persistent": {"en": "start the workers once", "ko": "워커를 한 번만 시작"},
+    "suggestion.direction.pageable": {"en": "no pinning thread", "ko": "메모리 고정 스레드 없이"},
+    "suggestion.direction.fewer_bytes": {"en": "fewer bytes to move", "ko": "옮길 바이트 줄이기"},
     "suggestion.fewer_bytes": {
         "en": "{factor:.0f}x fewer bytes per batch (e.g. uint8 samples, converted and normalised on the GPU; "
             "no loader setting does this)",
@@ -262,8 +267,10 @@ TEXTS = {
         "ko": "실행이 너무 짧아 판단할 수 없습니다.",
     },
     "suggestion.why.no_gain": {
-        "en": "no change this trace's cost model covers is predicted at least 1.05x faster.",
-        "ko": "이 트레이스의 비용 모델이 다루는 어떤 변경도 1.05배 이상 빨라진다고 예측되지 않습니다.",
+        "en": "the cost model ranks no change it covers ahead of your settings; `python -m loaderlab run --tune "
+            "<script>` measures the others in your job.",
+        "ko": "비용 모델이 다루는 변경 중 지금 설정보다 앞서는 것이 없습니다. 다른 설정은 `python -m loaderlab run "
+            "--tune <script>`가 사용자의 작업에서 잽니다.",
     },
     "suggestion.why.no_replay": {
         "en": "this trace has no per-batch fetch, collate and step times to predict from.",

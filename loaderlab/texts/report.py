@@ -165,5 +165,6 @@ TEXTS = {
     },
     # The report's lines for the verdict and suggestions (their words: .diagnosis_texts)
     "report.bottleneck": {"en": "{title} [{wording}]", "ko": "{title} [{wording}]"},
-    "report.suggestions": {"en": "Suggestions (predicted from the measured costs):", "ko": "제안 (잰 비용으로 예측):"},
+    "report.suggestions": {"en": "What to try (ranked by a model of the measured costs, not measured):",
+                           "ko": "시도해 볼 것 (잰 비용의 모델로 순위를 매김, 잰 값 아님):"},
 }

@@ -50,7 +50,7 @@ from typing import Any
 
 from ...engine.cores import cpu_count
 from ...texts import text
-from ..core import normal, size_text
+from ..core import as_run, normal, size_text
 from .costs import measured_costs, usable
 from .steps import step_medians
 from .predict import calibrated, keeps_up, shortens_steady, STEADY_MIN, worker_limit
@@ -113,16 +113,31 @@ def _ms(seconds: float) -> float:
     return seconds * 1e3 if not math.isnan(seconds) else math.nan
 
 
+def in_loop_unseen(frame: Any, s: RunSummary) -> str | None:
+    """Why the cost model cannot see what ``num_workers=0`` would cost (None where it can), so that it is never
+    proposed: ``threads``, the trace does not say that the main process runs one torch thread (a sample's torch
+    ops run with torch's intra-op threads there, 1 in a worker: 23 ms a sample in the loop against 2.5 ms in a
+    worker, issue 33); ``serial``, slow samples (the straggler check) would run one after another in the loop."""
+    if as_run(frame).extra.get("torch_threads") != 1:
+        return "threads"
+    table = normal(events(frame))
+    return "serial" if stragglers(table, sample_fetches(table)) else None
+
+
 def _workers_take_from_step(frame: Any, s: RunSummary) -> bool:
-    """Whether, with the step the slow part, dropping the workers would still shorten each batch: they and their
-    hand-overs take the cores or the main process's time the step needs (the cost model's steady state)."""
+    """Whether, with the step the slow part, fewer workers would still shorten each batch: they and their
+    hand-overs take the cores or the main process's time the step needs (the cost model's steady state), for
+    the changes the suggestions weigh (:func:`~loaderlab.trace.diagnosis.suggestions.candidates`)."""
     if not s.num_workers:
+        return False
+    tried = ({s.num_workers - 1} - {0}) | ({0} if in_loop_unseen(frame, s) is None else set())
+    if not tried:
         return False
     c = measured_costs(frame, summary=s)
     if not usable(c):
         return False
-    c = calibrated(c)  # the changes the suggestions weigh for a step-bound loop (suggestions.candidates)
-    return any(shortens_steady(c, {"num_workers": n}) for n in {0, s.num_workers - 1})
+    c = calibrated(c)
+    return any(shortens_steady(c, {"num_workers": n}) for n in tried)
 
 
 def more_workers_help(frame: Any, s: RunSummary) -> bool:

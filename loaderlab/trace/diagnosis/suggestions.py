@@ -1,12 +1,16 @@
-"""Suggestions that are predicted, not guessed: for a verdict, the one or two changes that address it, each
-with the speed-up the trace's own cost model predicts (:mod:`loaderlab.trace.diagnosis.costs` measures, :mod:`loaderlab.trace.diagnosis.predict` models).
+"""What to try: for a verdict, the one or two changes that address it, ranked by the trace's own cost model
+(:mod:`loaderlab.trace.diagnosis.costs` measures, :mod:`loaderlab.trace.diagnosis.predict` models). A model is a
+guess, so a suggestion prints none of its numbers (issue 33): it says which way to move the setting, the range
+where the model has one, and the command that measures it (``python -m loaderlab run --tune``); its JSON keeps
+``change`` and ``speedup`` (null) with ``measured`` false.
 
 Twin of nothing in torch. A pure function of the trace: no re-runs, so the report, its JSON and the
-dashboard print the same claims (replaying stays the explicit ``replay`` API and CLI). A change is
-suggested only when the model covers every cost it touches and predicts at least :data:`MIN_SPEEDUP`;
-the changes a verdict points at that the model cannot cover are named instead (:func:`unmodelled`).
+dashboard say the same. A change is suggested only when the model covers every cost it touches and ranks it
+at least :data:`MIN_SPEEDUP` ahead; ``num_workers=0`` never where its costs are unseen
+(:func:`~loaderlab.trace.diagnosis.bottleneck.in_loop_unseen`: the loop's torch threads unknown, slow samples
+that would serialise); the changes a verdict points at that the model cannot cover are named instead.
 
-    every verdict with workers: num_workers=0 (collate in the loop, no shared memory, no move)
+    every verdict with workers: num_workers=0 (collate in the loop, no shared memory, no move), where seen
     workers, main_process   the fewest workers that keep up with the step (the cores cap it when
                             fetching computes; beyond them when it waits), or the most that still help
     ipc                     batch_size x2, x4 (fewer moves; the step assumed to grow with the batch)
@@ -32,8 +36,8 @@ from .costs import ASSUMED, Costs, measured_costs, usable
 from .predict import calibrated, keeps_up, shortens_steady, speedup, worker_limit
 from .summary import events, RunSummary, summarise
 from ..core import as_run, shared_tables
-from .bottleneck import (CONSUMER, IPC, MAIN_PROCESS, NONE, PIN_MEMORY, PREFETCH, SLOW_WORKER, STARTUP, STRAGGLER,
-                         Verdict, verdict as find_verdict, WORKERS)
+from .bottleneck import (CONSUMER, in_loop_unseen, IPC, MAIN_PROCESS, NONE, PIN_MEMORY, PREFETCH, SLOW_WORKER, STARTUP,
+                         STRAGGLER, Verdict, verdict as find_verdict, WORKERS)
 
 MAX_SUGGESTIONS = 2
 MIN_SPEEDUP = 1.05  # below it the model's own error (a few %) could turn the gain into a loss
@@ -48,13 +52,15 @@ class Suggestion:
     (``suggestion.note.*`` keys and their numbers) saying what the prediction leaned on."""
 
     change: dict[str, Any]
-    speedup: float  # the claim: where one cost is unknowable (see speedup_up_to), its slower case
+    speedup: float  # the model's rank, never printed: a model's "N x faster" is a guess (issue 33)
     before_sps: float
     after_sps: float
     speedup_up_to: float = math.nan  # where the main process's heap reusing a batch's pages would make it faster
     io_bound: bool = False
     notes: tuple[str, ...] = ()
     note_args: dict[str, Any] = field(default_factory=dict)
+    span: tuple[Any, Any] | None = None  # the range of the changed setting worth trying, where the model has one
+    direction: str = ""  # suggestion.direction.<direction>: which way the setting moves
 
     def change_text(self, lang: str = "en") -> str:
         if "bytes_factor" in self.change:
@@ -62,23 +68,36 @@ class Suggestion:
         return ", ".join(f"{k}={v}" for k, v in self.change.items())
 
     def text(self, lang: str = "en") -> str:
-        if self.speedup_up_to > self.speedup * RANGE_MIN:
-            out = text("suggestion.change_range", lang, change=self.change_text(lang), speedup=self.speedup,
-                       up_to=self.speedup_up_to, before=self.before_sps, after=self.after_sps)
+        """A direction, the range where the model has one, and the command that measures it: no number of the
+        model's (it ranks what to try; only ``run --tune`` measures)."""
+        way = text(f"suggestion.direction.{self.direction}", lang) if self.direction else ""
+        if self.span is not None:
+            out = text("suggestion.try_range", lang, name=next(iter(self.change)), low=self.span[0],
+                       high=self.span[1], direction=way)
         else:
-            out = text("suggestion.change", lang, change=self.change_text(lang), speedup=self.speedup,
-                       before=self.before_sps, after=self.after_sps)
-        return " ".join([out, *(text(n, lang, **self.note_args) for n in self.notes)])
+            out = text("suggestion.try", lang, change=self.change_text(lang), direction=way)
+        return " ".join([out, *(text(n, lang, **self.note_args) for n in self.notes), text("suggestion.measure", lang)])
 
     def as_dict(self, lang: str = "en") -> dict[str, Any]:
-        up_to = self.speedup_up_to if self.speedup_up_to > self.speedup * RANGE_MIN else None
-        return {"change": dict(self.change), "speedup": self.speedup, "speedup_up_to": up_to, "text": self.text(lang),
-                "samples_per_s_before": self.before_sps, "samples_per_s_after": self.after_sps,
-                "loader_setting": "bytes_factor" not in self.change}
+        """``speedup`` is null and ``measured`` false: the model measured nothing (``run --tune`` does)."""
+        return {"change": dict(self.change), "speedup": None, "measured": False,
+                "range": list(self.span) if self.span is not None else None, "text": self.text(lang),
+                "samples_per_s_before": self.before_sps, "loader_setting": "bytes_factor" not in self.change}
 
 
-def candidates(found: Verdict, summary: RunSummary, costs: Costs | None = None) -> list[tuple[dict[str, Any], str]]:
-    """``(change, note key)`` pairs the model weighs for ``found`` (module docstring), in order."""
+def _direction(change: dict[str, Any], summary: RunSummary) -> str:
+    key, value = next(iter(change.items()))
+    if key == "num_workers":
+        return "no_workers" if value == 0 else "more_workers" if value > summary.num_workers else "fewer_workers"
+    return {"batch_size": "bigger_batches", "persistent_workers": "persistent", "pin_memory": "pageable",
+            "bytes_factor": "fewer_bytes"}.get(key, "")
+
+
+def candidates(found: Verdict, summary: RunSummary, costs: Costs | None = None,
+               frame: pd.DataFrame | None = None) -> list[tuple[dict[str, Any], str]]:
+    """``(change, note key)`` pairs the model weighs for ``found`` (module docstring), in order; never
+    ``num_workers=0`` where its costs are unseen (:func:`~loaderlab.trace.diagnosis.bottleneck.in_loop_unseen`,
+    or no ``frame`` to ask)."""
     s, n = summary.settings, summary.num_workers
     if found.kind in (NONE, SLOW_WORKER, STRAGGLER, PREFETCH) or costs is None:
         return []
@@ -96,7 +115,7 @@ def candidates(found: Verdict, summary: RunSummary, costs: Costs | None = None) 
         out += [({"pin_memory": False}, "suggestion.note.pageable"), ({"bytes_factor": FEWER_BYTES}, "")]
     if n and found.kind == CONSUMER and n > 1:
         out.append(({"num_workers": n - 1}, "suggestion.note.cores"))
-    if n:
+    if n and frame is not None and in_loop_unseen(frame, summary) is None:
         out.append(({"num_workers": 0}, "suggestion.note.in_loop"))
     return out
 
@@ -146,7 +165,8 @@ def suggest(frame: pd.DataFrame, found: Verdict | None = None, summary: RunSumma
     pageable = bandwidth.get("pageable_bps")
     before = summary.samples_per_s
     out, seen = [], []
-    for change, note in candidates(found, summary, costs):
+    spans = _spans(found, summary, costs)
+    for change, note in candidates(found, summary, costs, frame):
         if change in seen:
             continue
         seen.append(change)
@@ -160,10 +180,27 @@ def suggest(frame: pd.DataFrame, found: Verdict | None = None, summary: RunSumma
             if pageable and "suggestion.note.pageable" in notes:
                 notes = tuple("suggestion.note.pageable_measured" if n == "suggestion.note.pageable" else n
                               for n in notes)
+            if any(k in spans and k in s.change for s in out for k in change):
+                continue  # one suggestion per setting: its range says how far to go
             out.append(Suggestion(change, gain, before, before * gain if not math.isnan(before) else math.nan,
                                   notes=notes, note_args=_note_args(costs, change, bandwidth),
-                                  speedup_up_to=speedup(replace(costs, reused=True), change, pageable)))
+                                  speedup_up_to=speedup(replace(costs, reused=True), change, pageable),
+                                  span=spans.get(next(iter(change))) if change.get("num_workers") != 0 else None,
+                                  direction=_direction(change, summary)))
     return sorted(out, key=lambda s: -s.speedup)[:MAX_SUGGESTIONS]
+
+
+def _spans(found: Verdict, summary: RunSummary, costs: Costs) -> dict[str, tuple[Any, Any]]:
+    """The ranges the model has: more workers from one more up to the fewest that keep up; batches 2 to 4 times
+    as big."""
+    out: dict[str, tuple[Any, Any]] = {}
+    if found.kind in (WORKERS, MAIN_PROCESS):
+        count, _ = keeps_up(costs, worker_limit(costs))
+        if count > summary.num_workers + 1:
+            out["num_workers"] = (summary.num_workers + 1, count)
+    if found.kind == IPC:
+        out["batch_size"] = (2 * costs.batch_size, 4 * costs.batch_size)
+    return out
 
 
 def replayable(frame: pd.DataFrame) -> bool:

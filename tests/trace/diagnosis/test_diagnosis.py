@@ -39,10 +39,9 @@ def test_the_json_suggestions_of_an_ipc_run_are_predicted_best_first(tmp_path, c
     cli_main(["report", str(path), "--json"])
     doc = json.loads(capsys.readouterr().out)
     assert doc["bottleneck"]["kind"] == "ipc" and doc["suggestions"], doc["bottleneck"]
-    for s in doc["suggestions"]:
-        assert set(s) >= {"change", "speedup", "text"} and s["speedup"] >= 1.05
-        assert f"{s['speedup']:.2f}x" in s["text"]
-    assert [s["speedup"] for s in doc["suggestions"]] == sorted((s["speedup"] for s in doc["suggestions"]), reverse=True)
+    for s in doc["suggestions"]:  # ranked by the model, which measures nothing: no speed-up, the command instead
+        assert set(s) >= {"change", "speedup", "measured", "text"} and s["speedup"] is None and not s["measured"]
+        assert "x the samples" not in s["text"] and "run --tune" in s["text"]
 
 
 def test_the_text_report_leads_with_the_verdict(tmp_path, capsys):

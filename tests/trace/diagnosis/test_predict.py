@@ -98,7 +98,8 @@ def test_the_same_trace_gets_the_same_claims_in_text_json_and_twice():
     first, second = suggest(frame), suggest(frame)
     assert first == second and first, verdict(frame).as_dict()
     doc = json.loads(json.dumps(diagnose(frame)))
-    assert [s["speedup"] for s in doc["suggestions"]] == [s.speedup for s in first]
+    assert [s["change"] for s in doc["suggestions"]] == [s.change for s in first]
+    assert all(s["speedup"] is None and s["measured"] is False for s in doc["suggestions"])  # a model measures nothing
     text = report_text(frame, "en", first)
     for s in doc["suggestions"]:
         assert s["text"] in text
@@ -124,6 +125,7 @@ class Step:
 def test_in_memory_tensors_with_two_workers_get_num_workers_0():
     loader = torch.utils.data.DataLoader(InMemory(512), batch_size=32, num_workers=2)
     frame = loaderlab.record(loader, consumer=Step(0.001))
+    frame.attrs["torch_threads"] = 1  # num_workers=0 only where the loop's torch threads are known (no torch ops)
     c = measured_costs(frame)
     assert c.nbytes == 32 * 150 * 1024 * 4 and c.recv_per_byte > 0
     best = suggest(frame)
@@ -208,6 +210,7 @@ def test_a_step_the_workers_take_cores_from_is_said_so_and_gets_num_workers_0():
     (not "loader settings will not make this run faster") and the suggestion is the one that gives it back."""
     loader = torch.utils.data.DataLoader(_Tokens(), batch_size=32, num_workers=2, collate_fn=_pad)
     frame = loaderlab.record(loader, epochs=2, consumer=_busy_step)
+    frame.attrs["torch_threads"] = 1  # num_workers=0 only where the loop's torch threads are known (no torch ops)
     found = verdict(frame)
     assert (found.kind, found.key) == ("consumer", "consumer_shared")
     assert "fewer workers make each batch faster" in found.text("en")
@@ -274,10 +277,11 @@ def test_a_claim_whose_page_faults_no_trace_shows_is_a_range_from_the_slower_cas
     assert high > low * 1.1  # 19 MB: faulted in anew (4.8 ms) or reused (none) — the heap decides
     tiny = costs(nbytes=4224.0)
     assert speedup(replace(tiny, reused=True), {"num_workers": 0}) == speedup(tiny, {"num_workers": 0})
+    # the model's numbers rank the suggestions; none is printed (issue 33: only run --tune measures)
     ranged = Suggestion({"num_workers": 0}, low, 1000.0, 1000.0 * low, speedup_up_to=high)
-    assert f"{low:.2f}x to {high:.2f}x" in ranged.text() and ranged.as_dict()["speedup_up_to"] == high
-    single = Suggestion({"num_workers": 0}, low, 1000.0, 1000.0 * low, speedup_up_to=low * 1.01)
-    assert f"{low:.2f}x the samples" in single.text() and single.as_dict()["speedup_up_to"] is None
+    for said in (ranged.text("en"), ranged.text("ko")):
+        assert f"{low:.2f}" not in said and f"{high:.2f}" not in said and "run --tune" in said
+    assert ranged.as_dict()["speedup"] is None and ranged.as_dict()["measured"] is False
 
 
 def test_the_verdict_and_the_suggestions_read_one_measurement_of_the_costs():

@@ -206,6 +206,7 @@ def show_trace(frame: pd.DataFrame, *, token: str, name: str | None, stem: str, 
     else:
         st.caption(t("yourtrace.source.upload", name=name, events=len(frame), batches=batches))
     warnings()
+    show_tuning(frame)  # run --tune: what each setting measured inside the job, before the model's reading
     if big:
         show_big(frame, token=token, name=name or f"{stem}.json", stem=stem)
         st.subheader(t("yourtrace.findings.title"))
@@ -218,7 +219,6 @@ def show_trace(frame: pd.DataFrame, *, token: str, name: str | None, stem: str, 
     else:
         _downloads(views, stem)
         st.subheader(t("yourtrace.findings.title"))
-        show_tuning(frame)  # run --tune: what each setting measured inside the job, before the model's reading
         show_diagnosis(frame, key="trace", trace_id=token)  # the cause and what to change, before the list of findings
         _findings(views.findings)
         _views(views)

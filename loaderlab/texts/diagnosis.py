@@ -63,11 +63,17 @@ TEXTS = {
             "빨라지지 않고, 줄이거나 코어를 비우면 빨라질 수 있습니다.",
     },
     "verdict.ipc": {
-        "en": "Moving batches between processes is the slow part: the loop waited {share:.0%} of its time "
+        "en": plural("tensors",
+            one="Moving batches between processes is the slow part: the loop waited {share:.0%} of its time "
             "while the workers were busy only {busy:.0%} of theirs. Each batch took {move_ms:.2f} ms from its "
-            "worker to the main process (tensors: {tensors}, {size}), against {work_ms:.2f} ms to fetch "
+            "worker to the main process ({tensors} tensor, {size}), against {work_ms:.2f} ms to fetch "
             "and collate it. More workers cannot fix this: fewer, bigger batches or fewer tensors per batch "
             "can, or num_workers=0.",
+            other="Moving batches between processes is the slow part: the loop waited {share:.0%} of its time "
+            "while the workers were busy only {busy:.0%} of theirs. Each batch took {move_ms:.2f} ms from its "
+            "worker to the main process ({tensors} tensors, {size}), against {work_ms:.2f} ms to fetch "
+            "and collate it. More workers cannot fix this: fewer, bigger batches or fewer tensors per batch "
+            "can, or num_workers=0."),
         "ko": "프로세스 사이에 배치를 옮기는 일이 느린 부분입니다: 학습 루프는 시간의 {share:.0%}를 "
             "기다렸지만 워커는 시간의 {busy:.0%}만 일했습니다. 배치 하나가 워커에서 메인 프로세스까지 "
             "{move_ms:.2f} ms 걸렸고(텐서 {tensors}개, {size}), 가져오고 콜레이트하는 데는 "
@@ -180,8 +186,8 @@ TEXTS = {
         "ko": "{change}을(를) 시도해 보세요({direction}).",
     },
     "suggestion.try_range": {
-        "en": "Try {name} from {low} to {high} ({direction}).",
-        "ko": "{name}을(를) {low}에서 {high} 사이로 시도해 보세요({direction}).",
+        "en": "Try {name}={low}, up to {name}={high} ({direction}).",
+        "ko": "{name}={low}부터 {name}={high}까지 시도해 보세요({direction}).",
     },
     "suggestion.measure": {
         "en": "The cost model ranks it from this trace's costs but measures nothing: `python -m loaderlab run "

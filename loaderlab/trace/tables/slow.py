@@ -135,22 +135,29 @@ def outside_stalls(fe: pd.DataFrame, stalls: pd.DataFrame) -> pd.Series:
 
 def _waited_for_a_core(f: pd.DataFrame, fe: pd.DataFrame) -> pd.Series:
     """Per fetch, the part of its batch's wait for a core (the worker's run-queue clock, ``collate_end``'s
-    ``runqueue_ns``) that falls to it: shared among the batch's samples by their excess over the batch's median
-    sample, and never more than that excess. A sample that its worker spent waiting for a core, held by other
-    programs, is the machine's: beside a CPU-bound process a 0.6 ms sample took 15-75 ms while its batch waited
-    15-100 ms for a core (the default sidebar, 2 cores)."""
+    ``runqueue_ns``) that falls to it. A batch's samples' excess over their median is first the batch's own
+    waiting off the CPU (wall − CPU − run queue: a sleep, a read), then its wait for a core; that wait is shared
+    among the samples by their excess, never more than a sample's excess. A sample its worker spent waiting for a
+    core, held by other programs, is the machine's: beside a CPU-bound process a 0.6 ms sample took 15-75 ms
+    while its batch waited 15-100 ms for a core (the default sidebar, 2 cores)."""
     none = pd.Series(0.0, index=fe.index)
-    clock = f.loc[f["kind"] == ev.COLLATE_END, ["pid", "epoch", "batch", "arg2"]]
-    clock = clock[clock["arg2"] >= 0].drop_duplicates(["pid", "epoch", "batch"])
+    keys = ["pid", "epoch", "batch"]
+    clock = f.loc[f["kind"] == ev.COLLATE_END, [*keys, "t_s", "arg0", "arg2"]]
+    clock = clock[clock["arg2"] >= 0].drop_duplicates(keys)
     if not len(clock) or not len(fe):
         return none
-    keys = ["pid", "epoch", "batch"]
     typical = fe.groupby(keys)["fetch_s"].transform("median")
     excess = (fe["fetch_s"] - typical).clip(lower=0.0)
-    total = excess.groupby([fe[k] for k in keys]).transform("sum")
-    waited = fe[keys].merge(clock, on=keys, how="left")["arg2"].to_numpy(dtype=float) / 1e9
-    share = np.where(total.to_numpy() > 0, excess.to_numpy() / np.maximum(total.to_numpy(), 1e-12), 0.0)
-    part = np.nan_to_num(waited * share, nan=0.0)
+    by = [fe[k] for k in keys]
+    total = excess.groupby(by).transform("sum").to_numpy()
+    began = fe.groupby(by)["start_s"].transform("min")
+    at = fe[keys].merge(clock, on=keys, how="left")
+    waited = at["arg2"].to_numpy(dtype=float) / 1e9
+    cpu = at["arg0"].to_numpy(dtype=float) / 1e9
+    off_cpu = np.where(cpu >= 0, (at["t_s"].to_numpy(dtype=float) - began.to_numpy()) - cpu - waited, 0.0)
+    machine = np.clip(np.minimum(total - np.clip(off_cpu, 0.0, None), waited), 0.0, None)
+    share = np.where(total > 0, excess.to_numpy() / np.maximum(total, 1e-12), 0.0)
+    part = np.nan_to_num(machine * share, nan=0.0)
     return pd.Series(np.minimum(part, excess.to_numpy()), index=fe.index)
 
 

@@ -46,7 +46,7 @@ def test_a_suggestion_prints_a_direction_a_range_and_the_command_never_a_speed_u
     for lang in ("en", "ko"):
         said = s.text(lang)
         assert "run --tune" in said and not re.search(r"\d\.\d\dx|2\.95|904", said)
-    assert "from 2 to 4" in s.text("en") and "more workers" in s.text("en")
+    assert "num_workers=2, up to num_workers=4" in s.text("en") and "more workers" in s.text("en")
     doc = s.as_dict()
     assert doc["change"] == {"num_workers": 4} and doc["speedup"] is None and doc["measured"] is False
     assert doc["range"] == [2, 4] and "samples_per_s_after" not in doc

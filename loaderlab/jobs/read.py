@@ -199,6 +199,9 @@ def select_loader(frame: pd.DataFrame, name: str) -> pd.DataFrame:
         attrs["label_sources"] = entry["label_sources"]
     if entry.get("bandwidth"):
         attrs["bandwidth"] = entry["bandwidth"]
+    attrs.pop("torch_threads", None)
+    if entry.get("torch_threads") is not None:
+        attrs["torch_threads"] = entry["torch_threads"]
     attrs.pop("tuning", None)
     if entry.get("tuning"):  # run --tune: what each setting measured inside the job
         attrs["tuning"] = entry["tuning"]

@@ -87,7 +87,10 @@ class LoaderTrace:
         if self.tuner is not None and self.tuner.adopted:  # the events were recorded with the adopted setting
             settings = {**settings, **self.tuner.adopted_setting().as_dict()}
         out = {"site": f"{path}:{line}", "settings": settings, "sampler": sampler_settings(self.sampler),
-               "epochs": self.epochs}
+               "epochs": self.epochs,
+               # torch ops in num_workers=0 samples run on this many threads (1 in a worker): the cost model
+               # cannot see that difference, so it never proposes num_workers=0 unless this is 1
+               "torch_threads": torch.get_num_threads()}
         if self.tuner is not None:
             out["tuning"] = self.tuner.record()
         elif self.tune_skipped:

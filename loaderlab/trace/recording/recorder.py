@@ -98,6 +98,7 @@ def record(loader: DataLoader, epochs: int = 1, *, max_batches: int | None = Non
     frame = _record(loader, epochs, max_batches, probe, sample_info)
     if probe.result() is not None:
         frame.attrs["payload"] = probe.result()
+    frame.attrs["torch_threads"] = torch.get_num_threads()  # the loop's intra-op threads (1 in a worker)
     sources = label_sources(loader)  # what the dataset and the sampler say of labels (issue 35)
     if sources:
         frame.attrs["label_sources"] = sources

@@ -12,9 +12,10 @@ the whole batch's. While a sample is being fetched, ``tracer.inflight`` shows it
 :class:`ContentProbe`: a content fingerprint (:mod:`loaderlab.engine.fingerprint`) only tells a stream that two
 workers both yield, and costs a few microseconds of a worker's time per sample. With fewer than two workers it is
 not taken. With more, each worker puts its first :data:`PROBE` fingerprints of an epoch in shared memory and
-compares them with the others': where any is shared, every sample is fingerprinted (the count of duplicates
-is exact); where the others' first samples are all there and none is shared, the stream is split and the
-fingerprints stop (a worker whose stream is shorter than the probe fingerprints all of it). Keys a library
+compares them with the others': where they look replayed (two at the same place in two streams, or an eighth
+of them anywhere), every sample is fingerprinted (the count of duplicates is exact); where the others' first
+samples are all there and they do not, the stream is split (a few equal samples are the data's own repeats) and
+the fingerprints stop (a worker whose stream is shorter than the probe fingerprints all of it). Keys a library
 gives (:mod:`.sample_keys`) cost little and are always read. Knows nothing of pandas, plotly or streamlit.
 """
 
@@ -146,16 +147,21 @@ class ContentProbe:
         return identify
 
     def _shared(self, worker: int) -> bool | None:
-        """True: a first fingerprint of this worker's is another's; False: none is, and all are there; None:
-        some worker has not shown its first ones yet."""
-        mine = set(self.prints[worker * PROBE:(worker + 1) * PROBE])
-        mine.discard(ev.NO_ARG)
+        """True: this worker's first fingerprints look like another's replayed (two at the same place in both
+        streams, or an eighth of them anywhere: a shuffled replay); False: they do not, and every worker's first
+        ones are there; None: some worker has not shown its first ones yet. A few equal samples elsewhere are the
+        data's own repeats (two CSV rows of one text), as :func:`loaderlab.trace.tables.duplicates.replayed` reads them."""
+        mine = self.prints[worker * PROBE:(worker + 1) * PROBE]
+        mine_set = set(mine)
+        mine_set.discard(ev.NO_ARG)
         complete = True
         for w in range(self.workers):
             if w == worker:
                 continue
             n = self.filled[w]
-            if mine.intersection(self.prints[w * PROBE:w * PROBE + n]):
+            theirs = self.prints[w * PROBE:w * PROBE + n]
+            aligned = sum(1 for a, b in zip(mine, theirs) if a == b and a != ev.NO_ARG)
+            if aligned >= 2 or len(mine_set.intersection(theirs)) >= PROBE // 8:
                 return True
             complete = complete and n >= PROBE
         return False if complete else None

@@ -79,7 +79,7 @@ def test_content_after_a_random_flip_gives_a_range_up_to_what_the_labels_allow()
                              sample_info=SampleGuess(iterable=True))
     (found,) = iterable_duplicates(frame)
     assert found.key == "iterable_duplicates_range" and found.evidence["upper"] == 60
-    assert 0 < found.evidence["duplicates"] < 60 and f"and 60 of the 120" in found.message
+    assert 0 < found.evidence["duplicates"] < 60 and "and 60 of the 120" in found.message
 
 
 def test_equal_content_in_a_split_stream_is_no_replay():

@@ -8,7 +8,7 @@ and every later step read it compact (``load_trace(path, compact=True)``: catego
 values fit; ``--full`` for the exact table). Each step runs in a fresh subprocess that loads the saved
 ``.lltrace`` file first (except ``save``), so its peak memory (``ru_maxrss``, imports included: ~105 MB) is the
 step's own; the time is the step alone, wall and CPU (all threads; on a shared machine the CPU time is the
-steadier number). ``cli_report`` / ``cli_export`` run ``python -m loaderlab report --no-replay`` / ``export``
+steadier number). ``cli_report`` / ``cli_export`` run ``python -m loaderlab report --no-suggestions`` / ``export``
 in-process on the file (what a user runs): their time includes reading the file, as the command does;
 ``cli_export_epoch`` / ``cli_export_window`` export one epoch (``--epoch 1``) / a 2 s window (``--from 10 --to
 12``), which read only the rows the cut keeps.
@@ -52,7 +52,7 @@ def _page_render(frame: pd.DataFrame) -> None:  # the "Your trace" page's first 
 PAGE_RENDER: Callable[[pd.DataFrame], None] | None = _page_render  # the dashboard helper plugs its first render in here
 STEPS = ("save", "load", "load_compact", "report", "findings", "export", "cli_report", "cli_export",
          "cli_export_epoch", "cli_export_window")
-CLI_STEPS = {"cli_report": ["report", "--no-replay"], "cli_export": ["export"],  # what a user runs, load included
+CLI_STEPS = {"cli_report": ["report", "--no-suggestions"], "cli_export": ["export"],  # what a user runs, load included
              "cli_export_epoch": ["export", "--epoch", "1"], "cli_export_window": ["export", "--from", "10", "--to", "12"]}
 COMPACT = True  # report, findings, export and page load the compact table (load_trace(..., compact=True)); --full: not
 STEP_TIMEOUT_S = 900

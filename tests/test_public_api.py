@@ -42,7 +42,7 @@ def test_reading_a_saved_trace_imports_no_torch(tmp_path):
             "text = report_text(frame)\n"
             "all_findings(frame)\n"
             "with contextlib.redirect_stdout(io.StringIO()):\n"
-            "    assert main(['report', path, '--no-replay']) == 0\n"
+            "    assert main(['report', path, '--no-suggestions']) == 0\n"
             f"    assert main(['export', path, '--chrome', {str(tmp_path / 'chrome.json')!r}]) == 0\n"
             "print(len(text) > 0, 'torch' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout

@@ -135,7 +135,7 @@ def cmd_report(args: argparse.Namespace) -> None:
 
     from ..trace.core import shared_tables
 
-    replay = getattr(args, "replay", False)  # the suggestions (predicted: the compact table serves them too)
+    wanted = getattr(args, "suggestions", False)  # the model's suggestions (the compact table serves them too)
     frame = _load(args.trace, getattr(args, "loader", None), compact=True)
     names = _loaders(frame) if getattr(args, "loader", None) is None else []
     if getattr(args, "json", False):
@@ -146,10 +146,10 @@ def cmd_report(args: argparse.Namespace) -> None:
             print(f"=== {name} ({site}) ===")
             part = select_loader(frame, name)
             with shared_tables():  # the suggestions read the report's tables
-                print(report_text(part, args.lang, _suggestions(part) if replay else None))
+                print(report_text(part, args.lang, _suggestions(part) if wanted else None))
         return
     with shared_tables():
-        print(report_text(frame, args.lang, _suggestions(frame) if replay else None))
+        print(report_text(frame, args.lang, _suggestions(frame) if wanted else None))
 
 
 def _suggestions(frame: Any) -> list | None:
@@ -167,7 +167,8 @@ def _report_json(frame: Any, names: list, args: argparse.Namespace) -> None:
     from ..trace.diagnosis import diagnose
 
     def one(part: Any) -> dict:
-        return diagnose(part, args.lang, replay=args.replay and "rank" not in getattr(part, "columns", ()))
+        return diagnose(part, args.lang,
+                        with_suggestions=args.suggestions and "rank" not in getattr(part, "columns", ()))
 
     doc = one(select_loader(frame, names[0]) if names else frame) if len(names) < 2 else \
         {"loaders": {name: one(select_loader(frame, name)) for name in names}}

@@ -120,8 +120,11 @@ def build_parser() -> argparse.ArgumentParser:
                         help="the report's language: en (English, the default) or ko (Korean)")
     report.add_argument("--json", action="store_true",
                         help="print one JSON object instead: summary, bottleneck, findings, suggestions (best first)")
-    report.add_argument("--no-replay", dest="replay", action="store_false",
-                        help="skip the suggestions (each is predicted from the trace's measured costs; `replay` re-runs one for real)")
+    report.add_argument("--no-suggestions", dest="suggestions", action="store_false",
+                        help="skip the suggestions (each is a direction from the trace's cost model; "
+                             "`run --tune` measures settings in your job)")
+    report.add_argument("--no-replay", dest="suggestions", action="store_false",
+                        help=argparse.SUPPRESS)  # the flag's old name: old scripts keep working
 
     export = commands.add_parser(
         "export", help="convert a trace for Perfetto / chrome://tracing", formatter_class=raw,

@@ -167,11 +167,6 @@ def last_event_text(row: dict[str, Any]) -> str:
     return f"last event {row['kind']}{f' ({where})' if where else ''} {row['ago_s']:.1f} s ago"
 
 
-def last_events(trace: str) -> dict[int, str]:
-    """Each process's last event in the trace written so far: "fetch_begin (batch 5, index 5) 3.2 s ago"."""
-    return {pid: last_event_text(row) for pid, row in last_event_rows(trace).items()}
-
-
 def describe(who: dict[str, Any]) -> str:
     if who["role"] == "main":
         return f"main process (pid {who['pid']})"

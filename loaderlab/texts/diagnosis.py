@@ -278,7 +278,7 @@ TEXTS = {
         "ko": "비용 모델이 다루는 변경 중 지금 설정보다 앞서는 것이 없습니다. 다른 설정은 `python -m loaderlab run "
             "--tune <script>`가 사용자의 작업에서 잽니다.",
     },
-    "suggestion.why.no_replay": {
+    "suggestion.why.no_costs": {
         "en": "this trace has no per-batch fetch, collate and step times to predict from.",
         "ko": "이 트레이스에는 예측에 쓸 배치별 가져오기·콜레이트·학습 단계 시간이 없습니다.",
     },

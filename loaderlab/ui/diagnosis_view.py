@@ -13,7 +13,7 @@ from typing import Any
 
 import streamlit as st
 
-from ..trace.diagnosis import CONSUMER, NONE, replayable, suggest, verdict, Verdict, why_none
+from ..trace.diagnosis import CONSUMER, has_sample_costs, NONE, suggest, verdict, Verdict, why_none
 from .texts import language, t
 
 
@@ -21,7 +21,7 @@ from .texts import language, t
 def _verdict(trace_id: Hashable, _trace: Any) -> tuple[Verdict, bool]:
     # Reruns redraw the page for every widget change; the verdict reads the whole trace (about a second at the
     # default settings), so it is worked out once per trace, not per rerun.
-    return verdict(_trace), replayable(_trace)
+    return verdict(_trace), has_sample_costs(_trace)
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -30,18 +30,18 @@ def _suggestions(trace_id: Hashable, _trace: Any, _found: Verdict) -> list:
 
 
 def show_diagnosis(trace: Any, key: str, trace_id: Hashable) -> None:
-    """The verdict of ``trace`` (an events table or a run) and a button that replays its suggestions;
+    """The verdict of ``trace`` (an events table or a run) and a button that shows its suggestions;
     ``key`` tells the pages' buttons apart, ``trace_id`` names the trace (its run settings, or an uploaded
     file's token) so the verdict is computed once per trace."""
     lang = language()
-    found, can_replay = _verdict(trace_id, trace)
+    found, can_suggest = _verdict(trace_id, trace)
     (st.info if found.kind in (CONSUMER, NONE) else st.warning)(f"**{found.title(lang)}** · {found.text(lang)}")
-    if found.kind == NONE or not can_replay:
+    if found.kind == NONE or not can_suggest:
         return
     if found.kind == CONSUMER and not _suggestions(trace_id, trace, found):
         return  # the step is the slow part and no change shortens it: no button that can only say so
-    if st.button(t("diagnosis.replay"), key=f"diagnosis_replay_{key}", help=t("diagnosis.replay.help")):
-        with st.spinner(t("diagnosis.replaying")):
+    if st.button(t("diagnosis.suggest"), key=f"diagnosis_suggest_{key}", help=t("diagnosis.suggest.help")):
+        with st.spinner(t("diagnosis.suggesting")):
             found_suggestions = _suggestions(trace_id, trace, found)
         if not found_suggestions:
             st.caption(t("suggestion.none", why=t(why_none(found, trace))))

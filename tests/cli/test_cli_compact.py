@@ -1,4 +1,4 @@
-"""``report`` (without replayed suggestions: replaying reads the exact table) and ``export`` read a
+"""``report`` (without the suggestions) and ``export`` read a
 ``.lltrace`` as the compact table (a 10 M-event trace fits in memory that way): what they print and write must
 be what the exact table gave (the old path, ``COMPACT_LOAD = False``)."""
 
@@ -56,9 +56,9 @@ def traces(tmp_path_factory) -> dict:
 def _outputs(path, tmp_path, capsys, tag: str) -> dict:
     out = {}
     for lang in ("en", "ko"):
-        assert main(["report", str(path), "--lang", lang, "--no-replay"]) == 0
+        assert main(["report", str(path), "--lang", lang, "--no-suggestions"]) == 0
         out[f"report {lang}"] = capsys.readouterr().out
-    assert main(["report", str(path), "--json", "--no-replay"]) == 0
+    assert main(["report", str(path), "--json", "--no-suggestions"]) == 0
     out["json"] = json.loads(capsys.readouterr().out)
     chrome = tmp_path / f"{tag}.json"
     assert main(["export", str(path), "--chrome", str(chrome)]) == 0
@@ -88,3 +88,18 @@ def test_the_command_line_reads_a_single_lltrace_compact(traces):
     job = load_any(str(traces["job"]), compact=True)
     assert job["kind"].dtype == "category" and job.attrs["loaders"]["train"]["site"] == "train.py:3"
     assert load_any(str(traces["workers"]))["batch"].dtype == "int64"  # not asked: the exact table
+
+
+def test_no_replay_is_a_hidden_old_name_of_no_suggestions(traces, capsys):
+    """Old scripts pass ``--no-replay``: it still leaves the suggestions out, and the help names only
+    ``--no-suggestions``."""
+    outputs = {}
+    for flag in ("--no-suggestions", "--no-replay"):
+        assert main(["report", str(traces["straggler"]), "--json", flag]) == 0
+        outputs[flag] = json.loads(capsys.readouterr().out)
+    assert outputs["--no-replay"] == outputs["--no-suggestions"] and outputs["--no-replay"]["suggestions"] == []
+    assert "no_suggestion" not in outputs["--no-replay"]
+    with pytest.raises(SystemExit):
+        main(["report", "--help"])
+    text = capsys.readouterr().out
+    assert "--no-suggestions" in text and "--no-replay" not in text

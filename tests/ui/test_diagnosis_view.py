@@ -30,7 +30,7 @@ def test_a_model_bound_run_says_the_step_is_the_bottleneck():
     assert not at.exception
     (box,) = _boxes(at)
     assert box.startswith("**Bottleneck: your training step**") and "ms per batch" in box
-    assert "diagnosis_replay_timelines" not in [b.key for b in at.button]  # no loader setting to replay
+    assert "diagnosis_suggest_timelines" not in [b.key for b in at.button]  # no loader setting to suggest
 
 
 def test_the_verdict_in_korean():
@@ -50,7 +50,7 @@ def test_a_straggler_run_names_it_and_the_click_says_what_the_model_cannot_weigh
     assert not at.exception
     (box,) = _boxes(at)
     assert box.startswith("**Bottleneck: a few slow samples**"), box
-    at.button(key="diagnosis_replay_timelines").click().run()
+    at.button(key="diagnosis_suggest_timelines").click().run()
     assert not at.exception
     # The cost model knows no sample order: the page lists no claim and says which changes it could not weigh.
     listed = [m.value for m in at.markdown if m.value.startswith("- ")]

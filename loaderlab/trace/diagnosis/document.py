@@ -28,20 +28,20 @@ def finding_dict(f, lang: str = "en") -> dict[str, Any]:
     return out
 
 
-def diagnose(trace: Any, lang: str = "en", *, replay: bool = True, summary: RunSummary | None = None,
+def diagnose(trace: Any, lang: str = "en", *, with_suggestions: bool = True, summary: RunSummary | None = None,
               found: Verdict | None = None, suggestions: list[Suggestion] | None = None) -> dict[str, Any]:
-    """``{"summary", "bottleneck", "findings", "suggestions"}`` (see the module docstring). ``replay=False``
-    leaves the suggestions out (an empty list); they are predicted from the trace, not re-run."""
+    """``{"summary", "bottleneck", "findings", "suggestions"}`` (see the module docstring).
+    ``with_suggestions=False`` leaves the model's suggestions out (an empty list)."""
     with shared_tables():  # the summary, the verdict and the findings read the same tables
-        return _diagnosis(trace, lang, replay, summary, found, suggestions)
+        return _diagnosis(trace, lang, with_suggestions, summary, found, suggestions)
 
 
-def _diagnosis(trace: Any, lang: str, replay: bool, summary: RunSummary | None, found: Verdict | None,
+def _diagnosis(trace: Any, lang: str, with_suggestions: bool, summary: RunSummary | None, found: Verdict | None,
                suggestions: list[Suggestion] | None) -> dict[str, Any]:
     summary = summarise(trace) if summary is None else summary
     found = verdict(trace, summary) if found is None else found
     if suggestions is None:
-        suggestions = suggest(trace, found, summary) if replay else []
+        suggestions = suggest(trace, found, summary) if with_suggestions else []
     out = {"summary": summary.as_dict(), "bottleneck": found.as_dict(lang),
            "findings": [finding_dict(f, lang) for f in all_findings(trace, found)],
            "suggestions": [s.as_dict(lang) for s in suggestions],
@@ -53,7 +53,7 @@ def _diagnosis(trace: Any, lang: str, replay: bool, summary: RunSummary | None, 
         out["tuning"] = tuning_document(record, lang, getattr(trace, "attrs", {}).get("epochs") or 1)
         out["suggestions"] = tuning_suggestions(record, getattr(trace, "attrs", {}).get("epochs") or 1) + \
             out["suggestions"]
-    if not suggestions and replay:
+    if not suggestions and with_suggestions:
         out["no_suggestion"] = text("suggestion.none", lang,
                                                   why=text(why_none(found, trace), lang))
     return json_safe(out)

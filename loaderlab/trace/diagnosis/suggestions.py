@@ -41,7 +41,6 @@ from .bottleneck import (CONSUMER, in_loop_unseen, IPC, MAIN_PROCESS, NONE, PIN_
 
 MAX_SUGGESTIONS = 2
 MIN_SPEEDUP = 1.05  # below it the model's own error (a few %) could turn the gain into a loss
-REPLAY_SAMPLES = 2000  # for callers that check a suggestion by replaying it (benchmarks/diagnosis.py)
 FEWER_BYTES = 0.25  # float32 → uint8 samples, normalised on the GPU
 RANGE_MIN = 1.10  # a claim's high end this far above its low end is printed as a range
 
@@ -56,7 +55,6 @@ class Suggestion:
     before_sps: float
     after_sps: float
     speedup_up_to: float = math.nan  # where the main process's heap reusing a batch's pages would make it faster
-    io_bound: bool = False
     notes: tuple[str, ...] = ()
     note_args: dict[str, Any] = field(default_factory=dict)
     span: tuple[Any, Any] | None = None  # the range of the changed setting worth trying, where the model has one
@@ -120,15 +118,6 @@ def candidates(found: Verdict, summary: RunSummary, costs: Costs | None = None,
     return out
 
 
-def unmodelled(found: Verdict, summary: RunSummary) -> list[str]:
-    """The changes ``found`` points at that the model cannot weigh (it knows no sample order)."""
-    if found.kind not in (STRAGGLER, SLOW_WORKER):
-        return []
-    pf = int(summary.settings.get("prefetch_factor") or 2)
-    out = ["in_order=False"] if summary.settings.get("in_order", True) and found.kind == STRAGGLER else []
-    return out + [f"prefetch_factor={2 * pf}"]
-
-
 def _note_args(costs: Costs, change: dict, bandwidth: dict[str, Any]) -> dict[str, Any]:
     cores = int(costs.cores) if float(costs.cores).is_integer() else round(costs.cores, 1)
     tensors = 0 if math.isnan(costs.tensors) else int(costs.tensors)
@@ -146,13 +135,11 @@ def measured_bandwidth(frame: pd.DataFrame) -> dict[str, Any]:
     return dict(kept) if isinstance(kept, dict) and (kept.get("pageable_bps") or 0) > 0 else {}
 
 
-def suggest(frame: pd.DataFrame, found: Verdict | None = None, summary: RunSummary | None = None, *,
-            max_samples: int | None = None) -> list[Suggestion]:
+def suggest(frame: pd.DataFrame, found: Verdict | None = None, summary: RunSummary | None = None) -> list[Suggestion]:
     """The predicted suggestions for the trace's verdict, best first (at most :data:`MAX_SUGGESTIONS`).
 
     Empty when the verdict has no change the model covers, when the trace lacks per-batch costs, or when
-    no change is predicted at least :data:`MIN_SPEEDUP` faster. ``max_samples`` is accepted for callers
-    of the replayed suggestions and ignored (nothing is re-run).
+    no change is predicted at least :data:`MIN_SPEEDUP` faster.
     """
     with shared_tables():  # the verdict and the suggestions read one measurement of the costs
         summary = summarise(frame) if summary is None else summary
@@ -203,8 +190,8 @@ def _spans(found: Verdict, summary: RunSummary, costs: Costs) -> dict[str, tuple
     return out
 
 
-def replayable(frame: pd.DataFrame) -> bool:
-    """Whether the trace has per-sample fetch events with dataset indices (what a replay re-runs)."""
+def has_sample_costs(frame: pd.DataFrame) -> bool:
+    """Whether the trace has per-sample fetch events with dataset indices (what the model's costs are read from)."""
     f = events(frame)
     return bool(((f["kind"] == "fetch_end") & (f["index"] >= 0)).any())
 
@@ -215,4 +202,4 @@ def why_none(found: Verdict, frame: pd.DataFrame) -> str:
         return f"suggestion.why.{found.kind}"
     if found.kind in (STRAGGLER, SLOW_WORKER, PREFETCH):
         return f"suggestion.why.unmodelled_{found.kind}"
-    return "suggestion.why.no_replay" if not usable(measured_costs(frame)) else "suggestion.why.no_gain"
+    return "suggestion.why.no_costs" if not usable(measured_costs(frame)) else "suggestion.why.no_gain"

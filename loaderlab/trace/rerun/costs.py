@@ -16,21 +16,6 @@ import torch
 from ...engine.collate import default_collate
 
 
-def shared_collate_s(dataset, batch_size: int, repeats: int = 5) -> float:
-    """What a worker's collate spends beyond the main process's on this payload: inside a worker, every
-    batch tensor is allocated in shared memory (one segment per tensor), which collating in the main
-    process skips. Measured here by moving a collated batch's tensors to shared memory (median of
-    ``repeats``)."""
-    samples = [dataset.payload() for _ in range(max(1, batch_size))]
-    times = []
-    for _ in range(repeats):
-        batch = default_collate(samples)
-        started = time.perf_counter()
-        _share(batch)
-        times.append(time.perf_counter() - started)
-    return sorted(times)[len(times) // 2]
-
-
 def shared_release_s(dataset, batch_size: int, repeats: int = 5) -> float:
     """What the main process spends dropping a batch that came from a worker: its tensors live in shared
     memory (one mapping and file descriptor each), and freeing them unmaps and closes each. The loop pays it

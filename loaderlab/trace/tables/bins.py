@@ -18,7 +18,7 @@ import pandas as pd
 
 from ...engine import events as ev
 from .audits import is_class, plain_label
-from ..core import hand_overs, normal, trace_end
+from ..core import hand_overs, normal
 from .processes import worker_processes, worker_tasks
 from .stays import queue_depths
 
@@ -272,13 +272,6 @@ def cut_window(frame: pd.DataFrame, t0: float, t1: float) -> pd.DataFrame:
         cand = (epoch == e) & (batch >= 0) & (batch <= ids.max())
         inside[cand] |= table[batch[cand]]
     return frame[inside].reset_index(drop=True)
-
-
-def trace_window(frame: pd.DataFrame, seconds: float) -> tuple[float, float]:
-    """The first ``seconds`` of the trace as ``(t0, t1)`` (the whole trace when it is shorter)."""
-    f_end = trace_end(frame)
-    start = float(frame["t_s"].min()) if len(frame) else 0.0
-    return start, min(f_end, start + seconds) if f_end > start else start + seconds
 
 
 def depths_in_window(depths: pd.DataFrame, t0: float, t1: float) -> pd.DataFrame:

@@ -7,11 +7,11 @@ The verdict's own sentences and the suggestions' are the trace layer's (``verdic
 from __future__ import annotations
 
 TEXTS = {
-    "diagnosis.replay": {
+    "diagnosis.suggest": {
         "en": "What would fix it? Predict this run under other settings",
         "ko": "무엇이 해결할까? 다른 설정에서 이 실행을 예측하기",
     },
-    "diagnosis.replay.help": {
+    "diagnosis.suggest.help": {
         "en": "Models this run's measured costs (fetching, collating, moving each batch by its bytes, pinning, "
             "your step, worker start-up) under each setting that addresses the bottleneck: the same claims as "
             "`python -m loaderlab report`.",
@@ -19,7 +19,7 @@ TEXTS = {
             "시작)을 병목을 해결하는 설정마다 모델로 계산합니다: `python -m loaderlab report`와 같은 "
             "예측입니다.",
     },
-    "diagnosis.replaying": {
+    "diagnosis.suggesting": {
         "en": "Predicting this run under each suggested setting…",
         "ko": "제안된 설정마다 이 실행을 예측하는 중…",
     },

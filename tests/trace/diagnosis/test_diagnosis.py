@@ -47,7 +47,7 @@ def test_the_json_suggestions_of_an_ipc_run_are_predicted_best_first(tmp_path, c
 def test_the_text_report_leads_with_the_verdict(tmp_path, capsys):
     path = tmp_path / "ipc.json"
     save_trace(record_cause("ipc"), str(path))
-    cli_main(["report", str(path), "--no-replay", "--lang", "ko"])
+    cli_main(["report", str(path), "--no-suggestions", "--lang", "ko"])
     out = capsys.readouterr().out
     assert out.index("[ipc]") < out.index("처리량:")  # the verdict before the numbers
     assert "프로세스 사이에 배치를 옮기는 일이 느린 부분입니다" in out

@@ -56,7 +56,7 @@ def test_a_step_quoted_twice_is_named_for_what_each_number_is(model_bound):
         said = found.text(lang)
         assert f"{own:.2f} ms" in said and f"{wall:.2f} ms" in said
     assert "without its waits for a core" in found.text("en")
-    doc = diagnose(model_bound, replay=False)
+    doc = diagnose(model_bound, with_suggestions=False)
     assert doc["bottleneck"]["step_wall_ms"] == pytest.approx(doc["summary"]["stages"]["step"]["p50_s"] * 1e3)
     assert doc["bottleneck"]["step_ms"] == pytest.approx(own)
 

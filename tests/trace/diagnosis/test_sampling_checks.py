@@ -108,7 +108,7 @@ def test_a_rank_whose_shard_is_one_class_gets_the_shard_words():
                                           sampler=DistributedSampler(Said(labels), 2, r, shuffle=False)),
                                sample_info=label_of) for r in range(2)]
     merged = merge_rank_frames(frames)
-    doc = diagnose(merged, replay=False)
+    doc = diagnose(merged, with_suggestions=False)
     assert doc["labels"][0]["received"] == {"0": 0.5, "1": 0.5}  # all ranks together: the data
     by_rank = doc["labels_by_rank"]
     assert by_rank["0"][0]["received"] == {"0": 1.0} and by_rank["1"][0]["received"] == {"1": 1.0}

@@ -30,7 +30,7 @@ def test_record_of_a_stock_loader_reports_the_planted_cause(cause, causes, capsy
         args += ["--label", LABEL_KEYS[cause]]
     assert main(args) == 0
     capsys.readouterr()
-    assert main(["report", f"{cause}.lltrace", "--json", "--no-replay"]) == 0
+    assert main(["report", f"{cause}.lltrace", "--json", "--no-suggestions"]) == 0
     check(cause, json.loads(capsys.readouterr().out)["findings"])
 
 

@@ -55,7 +55,7 @@ def test_every_place_shows_the_same_wait_share(ipc_trace, tmp_path, capsys):
     assert f"({share:.0%})" in report_text(ipc_trace) or f"{share:.0%}" in report_text(ipc_trace)
     path = tmp_path / "t.json"
     save_trace(ipc_trace, str(path))
-    cli_main(["report", str(path), "--json", "--no-replay"])
+    cli_main(["report", str(path), "--json", "--no-suggestions"])
     doc = json.loads(capsys.readouterr().out)
     assert math.isclose(doc["summary"]["wait_share"], share, rel_tol=1e-9)
 

@@ -60,7 +60,7 @@ def factory(tmp_path, monkeypatch):
 
 def _findings(path, capsys) -> list[dict]:
     capsys.readouterr()
-    assert main(["report", str(path), "--json", "--no-replay"]) == 0
+    assert main(["report", str(path), "--json", "--no-suggestions"]) == 0
     return json.loads(capsys.readouterr().out)["findings"]
 
 

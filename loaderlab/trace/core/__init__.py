@@ -3,8 +3,8 @@ event frame and its columns, lookups every table is built from, the finding kind
 the cache of tables computed once per report.
 
 Every other sub-package of :mod:`loaderlab.trace` builds on this one; it imports none of them. Knows the event
-vocabulary (:mod:`loaderlab.engine.events`), numpy, pandas and pyarrow; nothing of files, findings, plotly or
-streamlit.
+vocabulary (:mod:`loaderlab.engine.events`), numpy, pandas and pyarrow; holds the finding type and kinds
+(:mod:`.findings`, :mod:`.kinds`) but not how a finding is found; nothing of files, plotly or streamlit.
 """
 
 from ...faces import lazy_face

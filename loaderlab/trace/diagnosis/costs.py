@@ -25,32 +25,22 @@ from .steps import step_medians, touch_s
 from .summary import events, RunSummary, summarise
 from ..core import hand_overs, normal, paired_rows, rows, shared
 
-# Assumed where the trace cannot measure it (bytes per second; measured on a 2-core machine with
-# float32 batches of 19.7 MB: collating in the main process copies at about 10 GB/s, collating the same
-# batch in a worker, into fresh shared memory, at about 1 GB/s — page faults of a new segment).
-COPY_BPS = 10e9
-SHM_BPS = 1e9
-# A batch collated in the main process is fresh memory. glibc may hand an allocation above its mmap threshold
-# (128 KiB at first, rising to at most 32 MiB as mapped blocks are freed) to mmap, and then each batch's pages
-# fault in anew: a 77 MB float32 batch took 27 ms here (2.8 GB/s) — about 1 s per 4 GB beyond the copy itself.
-# Below 32 MiB it depends on the heap's history, which no trace shows: 19 MB batches took 2.4-2.7 ms a batch
-# in one plain script and 6.2-6.8 ms in another (the benchmark's) on the same machine. The model charges the
-# faults above the first threshold — the slower case — so that a claim may fall short, never overshoot.
+# Assumed where the trace cannot measure it, each on the slower side so that a claim may fall short, never
+# overshoot; the measurements behind them: docs/performance.md, "The cost model's assumed figures".
+COPY_BPS = 10e9  # the main process's collate: a plain copy
+SHM_BPS = 1e9  # a worker's collate into fresh shared memory
+# A freshly allocated batch above glibc's first mmap threshold may fault its pages in anew each batch (whether
+# it does depends on the heap's history, which no trace shows): the model charges the faults, the slower case.
 FAULT_ABOVE = 128 * 2**10
 MMAP_MAX = 32 * 2**20  # past glibc's highest mmap threshold every batch is mapped afresh, whatever the heap did
 FAULT_BPS = 4e9
 RECV_TENSOR_S = 50e-6  # receiving one tensor from a worker: its file descriptor, a mapping (no bytes copied)
-# A worker's collate sets each tensor's shared memory up (a file, its size, a mapping) before writing the
-# bytes: 192 KiB batches of 2 tensors collated in 490 µs in a worker and 43 µs in the main process here.
-SHM_TENSOR_S = 100e-6
-# With workers the loop body lets the last batch go, and the last unmapping of a shared segment frees its
-# pages (plain torch, 2 workers, 2 tensors: 81 µs for 192 KiB, 615 µs for 3 MiB, 6.5 ms for 18 MiB; ~1 µs with
-# num_workers=0); a body that reads its batch maps the pages in (steps.touch_s). Both are moves, gone without
-# workers. The figures are the lower side of those measurements: a claim may fall short, not overshoot.
+SHM_TENSOR_S = 100e-6  # a worker's collate sets each tensor's shared memory up before writing the bytes
+# With workers the loop body lets the last batch go (its shared pages freed) and maps the next in as it reads
+# it (steps.touch_s): both are moves, gone without workers.
 DROP_TENSOR_S = 15e-6
 DROP_BPS = 5.5e9
-# A pageable host→GPU copy (loaderlab.scenarios.transfer's assumption; measured 6.8-9 GB/s on an H200).
-PAGEABLE_BPS = 6e9
+PAGEABLE_BPS = 6e9  # a pageable host→GPU copy (loaderlab.scenarios.transfer's assumption)
 ASSUMED = {"copy_gbps": COPY_BPS / 1e9, "shm_gbps": SHM_BPS / 1e9, "pageable_gbps": PAGEABLE_BPS / 1e9,
            "drop_gbps": DROP_BPS / 1e9}
 COMPUTING = 0.5  # a batch on CPU at least half its own time computes: the cores cap how many run at once

@@ -52,26 +52,10 @@ def core_wait_factors(frame: pd.DataFrame) -> pd.DataFrame:
     """Per worker batch (``pid, epoch, batch``): ``factor``, the share of its wall time (first fetch → end of
     collate) that was its own work or its dataset's own waiting, and ``computed`` (it counts as computing).
 
-    A worker's ``collate_end`` says its thread's CPU time, its voluntary context switches, how long it waited
-    runnable for a core, and its process's other threads' CPU time since the batch began
-    (:func:`loaderlab.engine.fetch.batch_usage`).
-
-    - A batch that never gave its core up voluntarily (no sleep, no I/O, no lock: ``arg1 == 0``) was
-      computing all along: wall time beyond its CPU time was spent runnable but pre-empted (by the other
-      workers, the main process or other programs) and the replay should not inherit it: factor = CPU / wall.
-    - A batch that gave it up keeps its wall time less its wait for a core (``arg2``: measured, 64-tensor
-      samples at load average 7: 10.8 of a batch's 10.8 ms beyond its CPU time) and less what its process's
-      other threads ran meanwhile (``arg3``: the queue's sending thread and the event flusher, which hold the
-      GIL it then waits for). Measured on computing datasets (2 µs samples, two workers): every batch that
-      gave its core up did so while those threads ran for 35-230 % of its wait (0.3 µs in the batches that did
-      not); a sleeping dataset's waits are mostly its own (a 0.3 s sample beside 3 ms of theirs).
-    - Where most batches never gave their core up (fewer than :data:`WAITING_DATASET` waited) the dataset
-      computes, and a waiting batch its own threads ran through (at least :data:`OWN_THREADS_SHARE` of the
-      wait) counts as computing too: the rest of its wait was the GIL's holder pre-empted (measured: 3.6 ms
-      of a 2 µs sample's batch, 1.4 ms of it the sending thread's, at load average 4.6).
-
-    Traces without the numbers get no rows; older traces (``arg3`` -1, ``arg2`` a count of involuntary
-    switches: a few ns as read here) count no other threads and no wait for a core.
+    A batch that never gave its core up computes: its own time is its CPU time. One that did keeps its wall
+    time less its wait for a core and less what its process's other threads ran (they held the GIL it waited
+    for). The measurements behind these rules: docs/performance.md, "`replay` against real speed-ups".
+    Traces without the usage numbers get no rows.
     """
     ends = frame[(frame["kind"] == "collate_end") & (frame["worker"] >= 0) & (frame["batch"] >= 0)
                  & (frame["arg0"] >= 0)][[*BATCH_KEYS, "t_ns", "arg0", "arg1", "arg2", "arg3"]]
@@ -105,16 +89,10 @@ def worker_overhead_s(spans: pd.DataFrame) -> pd.Series:
     """Per fetched sample (a row of ``spans``: ``pid, worker, epoch, batch, t_ns_b, cost_s, computed``), the
     seconds of its cost that were its worker's, not the sample's: 0 outside workers.
 
-    Measured on a real run (8-sample batches of 2 µs samples, two workers): a worker's first sample of a
-    batch costs 14 µs against 2 µs for the others (it was woken from its wait for a task: caches and the
-    interpreter's state refilled), and the samples of a worker's first batch after it started cost 0.4 ms
-    (its first sample) and 7 µs (the others): the fresh process's first calls. All of it computing (no
-    voluntary context switch). A replay's workers pay their own wake-up and warm-up when they run the
-    stand-in, and the main process pays neither, so a replay that kept them would pay them twice or where
-    none is paid. So, among batches that never gave their core up (``computed``): per place in a worker's
-    life (first batch of a process or a later one; first sample of a batch or another), the median cost
-    beyond the median of later batches' other samples, where at least :data:`MIN_BATCHES` batches show that
-    place. A batch that slept or waited (a file, a network, a lock) keeps its time: it may be the sample's.
+    A worker's wake-up (its first sample of a batch) and warm-up (its first batch) are paid again by the
+    replay's own workers, so they are taken off: among computing batches, per place in a worker's life, the
+    median cost beyond later batches' other samples, where at least :data:`MIN_BATCHES` batches show that
+    place. A batch that waited keeps its time (it may be the sample's). Measured: docs/performance.md.
     """
     out = pd.Series(0.0, index=spans.index)
     if "computed" not in spans or "worker" not in spans:

@@ -1,8 +1,8 @@
 """Slow samples and slow workers, judged by what they cost rather than by an absolute time.
 
 Twin of nothing in torch. Pure functions over a normalised events table (see :mod:`loaderlab.trace.core.lookups`) that return
-raw findings (dicts of ``kind``, ``severity``, ``key`` and evidence) for :mod:`loaderlab.trace.diagnosis.findings` to word; knows
-nothing of plotly or streamlit.
+:class:`~loaderlab.trace.core.findings.Finding` objects (and the tables they are read from); their words come
+from :mod:`loaderlab.texts`. Knows nothing of plotly or streamlit.
 
 - **Stragglers**: a sample is slow when it took ``STRAGGLER_RATIO`` × the median sample of its own worker
   *and* its excess over that median is at least ``STRAGGLER_BATCH_SHARE`` × a typical batch's fetching

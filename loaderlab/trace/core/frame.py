@@ -20,7 +20,17 @@ from .groups import tie_sorted
 
 EVENT_COLUMNS = (*ev.FIELDS, "t_s")  # t_s: seconds since the first event of the recording
 INT_COLUMNS = ("t_ns", "pid", "worker", "epoch", "batch", "index", "nbytes", "length", "arg0", "arg1", "arg2", "arg3")
-TYPED_COLUMNS = ("arg0", "arg1", "arg2", "arg3", "indices")  # since format version 1 traces: see old_details
+ARG_COLUMNS = ("arg0", "arg1", "arg2", "arg3")  # each kind's numbers, named by engine.events.ARGS
+TYPED_COLUMNS = (*ARG_COLUMNS, "indices")  # since format version 1 traces: see old_details
+
+
+def arg_column(kind: str, name: str) -> str:
+    """The column that holds ``name`` for events of ``kind`` (``arg_column("collate_end", "runqueue_ns")`` is
+    ``"arg2"``), as :data:`loaderlab.engine.events.ARGS` says: the analysis reads names, the file keeps argN."""
+    names = ev.ARGS.get(kind, ())
+    if name not in names:
+        raise KeyError(f"{kind} events carry no {name!r}; they carry {', '.join(names) or 'no numbers'}")
+    return ARG_COLUMNS[names.index(name)]
 
 
 def events_frame(events: list[ev.Event]) -> pd.DataFrame:

@@ -17,7 +17,7 @@ import pyarrow as pa
 
 from ...engine import events as ev
 from .run import as_run, events_of, Run
-from .frame import INT_COLUMNS as _INT_COLUMNS, TYPED_COLUMNS
+from .frame import arg_column, INT_COLUMNS as _INT_COLUMNS, TYPED_COLUMNS
 from .old_details import from_details
 from .groups import Gathered, Joined, key_ids, rank_in_group
 from .cache import shared
@@ -121,6 +121,15 @@ def rows(f: pd.DataFrame, *kinds: str, columns: list[str] | None = None) -> pd.D
     return (f if columns is None else f[columns]).take(at)
 
 
+def named_rows(f: pd.DataFrame, kind: str, columns: list[str]) -> pd.DataFrame:
+    """``f``'s rows of ``kind`` with ``columns`` (its index kept), where a column that is not the table's is one
+    of the kind's named numbers (:func:`~loaderlab.trace.core.frame.arg_column`: ``collate_end``'s ``cpu_ns``,
+    ``runqueue_ns``…), read from its ``argN`` under its name."""
+    names = {c: arg_column(kind, c) for c in columns if c not in f.columns}
+    out = rows(f, kind, columns=[names.get(c, c) for c in columns])
+    return out.rename(columns={a: c for c, a in names.items()}) if names else out
+
+
 def has_kind(f: pd.DataFrame, kind: str) -> bool:
     at = kind_positions(f, kind)
     return bool(len(at)) if at is not None else bool((f["kind"] == kind).any())
@@ -153,7 +162,7 @@ def trace_end(f: pd.DataFrame) -> float:
 
 
 def batch_indices(indices: list | None, samples: int) -> list | None:
-    """A ``sampler_yield``'s ``indices`` and ``arg0`` → its indices as a list; an IterableDataset's batch
+    """A ``sampler_yield``'s ``indices`` and ``samples`` → its indices as a list; an IterableDataset's batch
     (no indices, ``samples`` of them) → that many Nones; None if the batch is unknown."""
     if indices is not None and indices is not pd.NA:  # NA: a compact table's missing list (an Arrow column)
         return list(indices)
@@ -163,9 +172,10 @@ def batch_indices(indices: list | None, samples: int) -> list | None:
 @shared
 def sampler_order(frame: pd.DataFrame) -> pd.DataFrame:
     """Per task: ``epoch, batch, indices`` (a list; None entries for an IterableDataset), from ``sampler_yield``."""
-    f = rows(normal(frame), ev.SAMPLER_YIELD).drop_duplicates(["epoch", "batch"])
+    f = named_rows(normal(frame), ev.SAMPLER_YIELD, ["epoch", "batch", "indices", "samples"])
+    f = f.drop_duplicates(["epoch", "batch"])
     out = f[["epoch", "batch"]].copy()
-    out["indices"] = [batch_indices(i, n) for i, n in zip(f["indices"], f["arg0"])]
+    out["indices"] = [batch_indices(i, n) for i, n in zip(f["indices"], f["samples"])]
     return out.sort_values(["epoch", "batch"]).reset_index(drop=True)
 
 
@@ -173,9 +183,9 @@ def sampler_order(frame: pd.DataFrame) -> pd.DataFrame:
 def drawn_per_task(frame: pd.DataFrame) -> pd.Series:
     """Per task (index ``epoch, batch``, in order), how many samples the sampler drew for it: the length of
     :func:`sampler_order`'s ``indices`` (NaN where unknown), without making those lists."""
-    f = rows(normal(frame), ev.SAMPLER_YIELD, columns=["epoch", "batch", "indices", "arg0"])
+    f = named_rows(normal(frame), ev.SAMPLER_YIELD, ["epoch", "batch", "indices", "samples"])
     f = f.drop_duplicates(["epoch", "batch"])
-    indices, samples = f["indices"], f["arg0"].to_numpy()
+    indices, samples = f["indices"], f["samples"].to_numpy()
     if isinstance(indices.dtype, pd.ArrowDtype):  # a compact table's Arrow lists: their lengths at once
         import pyarrow.compute as pc
 
@@ -193,10 +203,10 @@ def drawn_per_task(frame: pd.DataFrame) -> pd.Series:
 
 @shared
 def hand_overs(f: pd.DataFrame) -> pd.DataFrame:
-    """Hand-overs: ``epoch, position, batch (task id), t_s``; the task id is the ``batch_yield``'s ``arg0``
+    """Hand-overs: ``epoch, position, batch (task id), t_s``; the task id is the ``batch_yield``'s ``task``
     (a recorder that does not know it, as for a stock torch loader, leaves it NO_ARG: the position then)."""
-    y = rows(f, ev.BATCH_YIELD)
-    task = y["arg0"].where(y["arg0"] != ev.NO_ARG, y["batch"])
+    y = named_rows(f, ev.BATCH_YIELD, ["epoch", "batch", "t_s", "task"])
+    task = y["task"].where(y["task"] != ev.NO_ARG, y["batch"])
     out = pd.DataFrame({"epoch": y["epoch"], "position": y["batch"], "batch": task, "t_s": y["t_s"]})
     out["batch"] = out["batch"].astype("int64")
     return out.drop_duplicates(["epoch", "position"]).reset_index(drop=True)

@@ -23,7 +23,7 @@ from ...engine import events as ev
 from ...engine.cores import cpu_count
 from .steps import step_medians, touch_s
 from .summary import events, RunSummary, summarise
-from ..core import hand_overs, normal, paired_rows, rows, shared
+from ..core import hand_overs, named_rows, normal, paired_rows, rows, shared
 
 # Assumed where the trace cannot measure it, each on the slower side so that a claim may fall short, never
 # overshoot; the measurements behind them: docs/performance.md, "The cost model's assumed figures".
@@ -163,8 +163,8 @@ class Costs:
 
 def _worker_batches(f: pd.DataFrame) -> pd.DataFrame:
     """Per batch: ``fetch_s`` (its samples' sum), ``collate_s``, ``factor`` (the share of its wall time that
-    was its own: its waits for a core, ``collate_end``'s ``arg2``, taken out) and ``cpu`` (its CPU time's
-    share of that own time, ``arg0``; NaN where the trace has no usage numbers)."""
+    was its own: its waits for a core, ``collate_end``'s ``runqueue_ns``, taken out) and ``cpu`` (its CPU time's
+    share of that own time, ``cpu_ns``; NaN where the trace has no usage numbers)."""
     keys = ["pid", "epoch", "batch"]
     fetch = paired_rows(f, ev.FETCH_BEGIN, ev.FETCH_END, ["pid", "worker", "epoch", "batch", "index"])
     start = fetch.groupby(keys)["start_s"].min().rename("first_s")
@@ -174,14 +174,14 @@ def _worker_batches(f: pd.DataFrame) -> pd.DataFrame:
         collate_s=("collate_s", "sum"), end_s=("end_s", "max"))
     out = pd.concat([fetch, start, col], axis=1).reset_index()
     out[["fetch_s", "collate_s"]] = out[["fetch_s", "collate_s"]].fillna(0.0)
-    usage = rows(f, ev.COLLATE_END)
-    usage = usage[usage["arg0"] >= 0][keys + ["arg0", "arg2"]].drop_duplicates(keys)
+    usage = named_rows(f, ev.COLLATE_END, keys + ["cpu_ns", "runqueue_ns"])
+    usage = usage[usage["cpu_ns"] >= 0].drop_duplicates(keys)
     out = out.merge(usage, on=keys, how="left")
     wall = (out["end_s"] - out["first_s"].fillna(out["end_s"] - out["collate_s"])).clip(lower=1e-9)
-    own = (wall - out["arg2"].clip(lower=0) / 1e9).clip(lower=out["arg0"] / 1e9, upper=wall)
+    own = (wall - out["runqueue_ns"].clip(lower=0) / 1e9).clip(lower=out["cpu_ns"] / 1e9, upper=wall)
     # No usage numbers (an older trace, the main process): the wall time counts in full.
     out["factor"] = (own / wall).fillna(1.0).clip(0.0, 1.0)
-    out["cpu"] = (out["arg0"] / 1e9 / own).clip(upper=1.0)
+    out["cpu"] = (out["cpu_ns"] / 1e9 / own).clip(upper=1.0)
     out["first"] = out["first_s"].fillna(out["end_s"]) == out.groupby("pid")["first_s"].transform("min").fillna(
         out["end_s"])  # each worker process's first batch: its warm-up
     return out
@@ -219,18 +219,18 @@ def _receive_cap(nbytes: float, tensors: float) -> float:
 
 def _cores(wb: pd.DataFrame, s: RunSummary, step_s: float, recv_s: float) -> float:
     """The cores the run had: this machine's count (as torch counts them) or, where the workers waited for
-    a core (``arg2``) at least :data:`CONTENDED` of their time, the cores the run's processes really got —
+    a core (``runqueue_ns``) at least :data:`CONTENDED` of their time, the cores the run's processes really got —
     the workers' CPU time plus the main process's steps and receives, over the loop's wall time (other
     programs, or too many processes for the cores, took the rest)."""
     count = float(cpu_count() or 1)
-    used = wb.dropna(subset=["arg0"]) if len(wb) else wb
+    used = wb.dropna(subset=["cpu_ns"]) if len(wb) else wb
     if not len(used) or s.wall_s <= 0:
         return count
     wall = (used["end_s"] - used["first_s"]).clip(lower=1e-9)
-    if float((used["arg2"].clip(lower=0) / 1e9 / wall).median()) < CONTENDED:
+    if float((used["runqueue_ns"].clip(lower=0) / 1e9 / wall).median()) < CONTENDED:
         return count
     main = s.batches * ((0.0 if math.isnan(step_s) else step_s) + (0.0 if math.isnan(recv_s) else recv_s))
-    got = (float(used["arg0"].sum()) / 1e9 + main) / s.wall_s
+    got = (float(used["cpu_ns"].sum()) / 1e9 + main) / s.wall_s
     return min(count, max(got, 0.5))
 
 

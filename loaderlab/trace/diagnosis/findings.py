@@ -22,7 +22,8 @@ import numpy as np
 import pandas as pd
 
 from ...texts import EN
-from ..core import Finding, finding, kinds, SEVERITIES, normal, paired_rows, release, rows, settings, shared_tables
+from ..core import (Finding, finding, kinds, named_rows, SEVERITIES, normal, paired_rows, release, rows, settings,
+                    shared_tables)
 from ..tables import (
     epoch_orders,
     is_iterable,
@@ -103,10 +104,10 @@ def _stream_replayed(f: pd.DataFrame, iterable: bool, dataset_len: Any, already:
 
 def _sampler_epochs(f: pd.DataFrame) -> dict[int, int]:
     """The sampler's own epoch at each epoch's start, where the trace says it (``run`` records it as
-    ``epoch_begin``'s ``arg0`` for a sampler with ``set_epoch``)."""
-    begins = rows(f, ev.EPOCH_BEGIN, columns=["epoch", "arg0"])
-    begins = begins[begins["arg0"] != ev.NO_ARG]
-    return {int(epoch): int(own) for epoch, own in zip(begins["epoch"], begins["arg0"])}
+    ``epoch_begin``'s ``sampler_epoch`` for a sampler with ``set_epoch``)."""
+    begins = named_rows(f, ev.EPOCH_BEGIN, ["epoch", "sampler_epoch"])
+    begins = begins[begins["sampler_epoch"] != ev.NO_ARG]
+    return {int(epoch): int(own) for epoch, own in zip(begins["epoch"], begins["sampler_epoch"])}
 
 
 def _same_order(f: pd.DataFrame, sampler: str) -> list[Finding]:

@@ -15,7 +15,7 @@ import pandas as pd
 
 from ...engine import events as ev
 from .summary import events
-from ..core import normal, paired_rows, rows, shared
+from ..core import named_rows, normal, paired_rows, shared
 
 # A body that reads its batch in shared memory maps the pages in, one fault per 64 KiB (the kernel's
 # fault-around on a shared mapping): 6-12 µs a fault here (plain torch, 2 workers: 4 faults cost 48 µs more than
@@ -34,18 +34,18 @@ def step_times(frame) -> pd.DataFrame:
     f = normal(events(frame))
     steps = paired_rows(f, ev.CONSUMER_BEGIN, ev.CONSUMER_END, ["epoch", "batch"]).dropna(subset=["end_s"])
     steps = steps.sort_values(["epoch", "start_s"])
-    clock = {kind: rows(f, kind, columns=["epoch", "batch", "arg0", "arg1"]).drop_duplicates(["epoch", "batch"])
-             for kind in (ev.CONSUMER_BEGIN, ev.CONSUMER_END)}
+    clock = {kind: named_rows(f, kind, ["epoch", "batch", "runqueue_ns", "minor_faults"]).drop_duplicates(
+        ["epoch", "batch"]) for kind in (ev.CONSUMER_BEGIN, ev.CONSUMER_END)}
     waited = steps[["epoch", "batch"]].merge(clock[ev.CONSUMER_BEGIN], on=["epoch", "batch"], how="left").merge(
         clock[ev.CONSUMER_END], on=["epoch", "batch"], how="left", suffixes=("_begin", "_end"))
-    known = (waited["arg0_begin"] >= 0) & (waited["arg0_end"] >= waited["arg0_begin"])
-    wait_s = ((waited["arg0_end"] - waited["arg0_begin"]) / 1e9).where(known, 0.0).to_numpy()
+    known = (waited["runqueue_ns_begin"] >= 0) & (waited["runqueue_ns_end"] >= waited["runqueue_ns_begin"])
+    wait_s = ((waited["runqueue_ns_end"] - waited["runqueue_ns_begin"]) / 1e9).where(known, 0.0).to_numpy()
     wall = (steps["end_s"] - steps["start_s"]).to_numpy()
     out = pd.DataFrame({"epoch": steps["epoch"].to_numpy(), "batch": steps["batch"].to_numpy(),
                         "step_s": (wall - wait_s).clip(min=0.0)})
     out["first"] = ~out.duplicated("epoch")
-    counted = (waited["arg1_begin"] >= 0) & (waited["arg1_end"] >= waited["arg1_begin"])
-    out["faults"] = (waited["arg1_end"] - waited["arg1_begin"]).where(counted).to_numpy(dtype=float)
+    counted = (waited["minor_faults_begin"] >= 0) & (waited["minor_faults_end"] >= waited["minor_faults_begin"])
+    out["faults"] = (waited["minor_faults_end"] - waited["minor_faults_begin"]).where(counted).to_numpy(dtype=float)
     return out.reset_index(drop=True)
 
 

@@ -35,7 +35,11 @@ from . import chrome_events as ce
 from .chrome_events import (CATEGORY, MAIN_PID, PH_INSTANT, PH_SIDE, PH_SPAN, PIN_TID)  # noqa: F401 (PIN_TID: public)
 from .chrome_text import event_args, flow_texts, instant_name, write_events
 from ..files import LOOP_KINDS, task_ranges, window_keeps
-from ..core import as_run, firsts, key_ids, tie_sorted
+from ..core import arg_column, as_run, firsts, key_ids, tie_sorted
+
+SEED = arg_column(ev.WORKER_READY, "seed")
+WORKER_PID = arg_column(ev.WORKER_START, "worker_pid")
+USS, SHM_USED = arg_column(ev.MEMORY, "uss"), arg_column(ev.MEMORY, "shm_used")
 
 CHUNK = 200_000  # output events rendered and written at a time: bounds the text held in memory
 
@@ -207,7 +211,7 @@ def _rare_events(r: ce.Rows, p: ce.Pairs, t0: int) -> list[tuple[dict, int, int 
             # the epoch comes from main's worker_start: a worker reports the epoch it last served, which
             # for a fresh worker is 0
             span(_track(ready), "start-up", int(start.t_ns), int(ready.t_ns),
-                 event_args(start) | {"seed": int(ready.arg0), "pid": int(ready.pid)})
+                 event_args(start) | {"seed": int(getattr(ready, SEED)), "pid": int(ready.pid)})
     return out
 
 
@@ -240,11 +244,11 @@ def _tracks(r: ce.Rows) -> tuple[dict[int, list[int]], bool]:
 def _startups(rows: list) -> list[tuple[Any, Any]]:
     """Main's ``worker_start`` paired with the worker's ``worker_ready`` (either may be None).
 
-    Paired by OS pid (worker_start's ``arg0``), whichever was recorded first: a forked worker
+    Paired by OS pid (worker_start's ``worker_pid``), whichever was recorded first: a forked worker
     can be ready before main has noted that it started. Starts without a pid pair in order, per slot.
     """
     starts = [r for r in rows if r.kind == ev.WORKER_START]
-    by_pid = {int(s.arg0): s for s in starts if int(s.arg0) >= 0}
+    by_pid = {int(getattr(s, WORKER_PID)): s for s in starts if int(getattr(s, WORKER_PID)) >= 0}
     pairs, unmatched_ready = [], []
     for ready in (r for r in rows if r.kind == ev.WORKER_READY):
         start = by_pid.pop(int(ready.pid), None)
@@ -276,14 +280,14 @@ def _cut_short(kind: str, later: list[tuple[int, int]], t_last: int) -> int:
 
 def _memory_counters(r: Any, where: tuple[int, int], t_us: float) -> list[dict[str, Any]]:
     """A ``memory`` event → Chrome counter events: the worker's RSS/USS (MB) on its process, /dev/shm on main."""
-    mb = 2 ** 20  # arg0..arg3: the worker's pid, USS, /dev/shm used and total (loaderlab.engine.memory)
+    mb = 2 ** 20  # the numbers of loaderlab.engine.memory
     memory = {"rss_MB": round(int(r.nbytes) / mb, 3)}
-    if int(r.arg1) >= 0:
-        memory["uss_MB"] = round(int(r.arg1) / mb, 3)
+    if int(getattr(r, USS)) >= 0:
+        memory["uss_MB"] = round(int(getattr(r, USS)) / mb, 3)
     out = [{"ph": "C", "name": "memory", "cat": CATEGORY, "pid": where[0], "ts": t_us, "args": memory}]
-    if int(r.arg2) >= 0:
+    if int(getattr(r, SHM_USED)) >= 0:
         out.append({"ph": "C", "name": "/dev/shm used (MB)", "cat": CATEGORY, "pid": MAIN_PID, "ts": t_us,
-                    "args": {"used": round(int(r.arg2) / mb, 3)}})
+                    "args": {"used": round(int(getattr(r, SHM_USED)) / mb, 3)}})
     return out
 
 

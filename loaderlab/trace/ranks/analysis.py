@@ -22,7 +22,7 @@ import pandas as pd
 
 from ...engine import events as ev
 from ..tables import stage_spans, wait_totals
-from ..core import as_run, batch_indices, Finding, finding, kinds, metadata, rows
+from ..core import arg_column, as_run, batch_indices, Finding, finding, kinds, metadata, rows
 
 ASSIGNMENT_COLUMNS = ("epoch", "rank", "position", "global_position", "batch", "index", "label", "padded")
 SLOW_RANK_RATIO = 2.0  # a rank that waited this much longer for data than the fastest one…
@@ -68,8 +68,9 @@ def assignments(frame: pd.DataFrame) -> pd.DataFrame:
         labels.setdefault(int(index), _plain_label(label))
     tasks = rows(frame, ev.SAMPLER_YIELD).drop_duplicates(["rank", "epoch", "batch"])
     tasks = tasks.sort_values(["rank", "epoch", "batch"], kind="stable")
+    samples = tasks[arg_column(ev.SAMPLER_YIELD, "samples")]
     flat = [(int(r), int(e), int(b), int(i))
-            for r, e, b, idx, n in zip(tasks["rank"], tasks["epoch"], tasks["batch"], tasks["indices"], tasks["arg0"])
+            for r, e, b, idx, n in zip(tasks["rank"], tasks["epoch"], tasks["batch"], tasks["indices"], samples)
             for i in batch_indices(idx, n) or []]
     if not flat:
         return pd.DataFrame({c: pd.Series(dtype="bool" if c == "padded" else "object" if c == "label" else "int64")

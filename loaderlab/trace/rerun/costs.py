@@ -13,7 +13,9 @@ import time
 import pandas as pd
 import torch
 
+from ...engine import events as ev
 from ...engine.collate import default_collate
+from ..core import named_rows
 
 
 def shared_release_s(dataset, batch_size: int, repeats: int = 5) -> float:
@@ -57,15 +59,16 @@ def core_wait_factors(frame: pd.DataFrame) -> pd.DataFrame:
     for). The measurements behind these rules: docs/performance.md, "`replay` against real speed-ups".
     Traces without the usage numbers get no rows.
     """
-    ends = frame[(frame["kind"] == "collate_end") & (frame["worker"] >= 0) & (frame["batch"] >= 0)
-                 & (frame["arg0"] >= 0)][[*BATCH_KEYS, "t_ns", "arg0", "arg1", "arg2", "arg3"]]
+    ends = named_rows(frame, ev.COLLATE_END, [*BATCH_KEYS, "worker", "t_ns", "cpu_ns", "voluntary_switches",
+                                              "runqueue_ns", "others_cpu_ns"])
+    ends = ends[(ends["worker"] >= 0) & (ends["batch"] >= 0) & (ends["cpu_ns"] >= 0)].drop(columns="worker")
     if not len(ends):
         return pd.DataFrame(columns=[*BATCH_KEYS, "factor", "computed"])
     begins = frame[frame["kind"] == "fetch_begin"].groupby(BATCH_KEYS)["t_ns"].min().rename("start")
     both = ends.merge(begins.reset_index(), on=BATCH_KEYS)
     wall = (both["t_ns"] - both["start"]).clip(lower=1)
-    cpu, runqueue, others = both["arg0"], both["arg2"].clip(lower=0), both["arg3"].clip(lower=0)
-    waited = both["arg1"] > 0
+    cpu, runqueue, others = both["cpu_ns"], both["runqueue_ns"].clip(lower=0), both["others_cpu_ns"].clip(lower=0)
+    waited = both["voluntary_switches"] > 0
     asleep = (wall - cpu - runqueue).clip(lower=0)  # off its core and not waiting for one
     theirs = others >= OWN_THREADS_SHARE * asleep
     both["computed"] = ~waited | (theirs & (waited.mean() < WAITING_DATASET))
@@ -134,7 +137,7 @@ BARE_STARTUP_S = 0.015
 
 def startup_extra(frame: pd.DataFrame) -> float:
     """Median worker start-up (``worker_start`` → its ``worker_ready``) beyond :data:`BARE_STARTUP_S`."""
-    starts = frame[frame["kind"] == "worker_start"][["arg0", "t_ns"]].rename(columns={"arg0": "pid"})
+    starts = named_rows(frame, ev.WORKER_START, ["worker_pid", "t_ns"]).rename(columns={"worker_pid": "pid"})
     ready = frame[frame["kind"] == "worker_ready"][["pid", "t_ns"]]
     both = starts.merge(ready, on="pid", suffixes=("_s", "_r"))
     if not len(both):

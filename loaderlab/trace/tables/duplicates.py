@@ -6,7 +6,7 @@ in one epoch. Two identities are read, in this order:
 
 - the sample's ``label`` where it is the sample itself (a bare value: a record id, a file name; the label
   guess of :class:`~loaderlab.trace.recording.sample_guess.SampleGuess` makes one so), worded with that value;
-- else the identity that the fetch path takes of every IterableDataset sample (``fetch_end``'s ``arg1``,
+- else the identity that the fetch path takes of every IterableDataset sample (``fetch_end``'s ``fingerprint``,
   :mod:`loaderlab.engine.fingerprint`): the keys its library gave it where it carries them (webdataset's,
   :mod:`loaderlab.trace.recording.sample_keys`: exact whatever the augmentation), else a fingerprint of its
   content: ``(input, label)`` pairs, dicts and tensors. Content read after a random augmentation makes two
@@ -29,10 +29,11 @@ import pandas as pd
 
 from ...engine import events as ev
 from ...engine.fingerprint import KEYED
-from ..core import Finding, finding, kinds, positions
+from ..core import arg_column, Finding, finding, kinds, positions
 from .audits import is_class, samples
 
-COLUMNS = ["epoch", "batch", "worker", "pid", "index", "arg1", "t_s"]
+FINGERPRINT = arg_column(ev.FETCH_END, "fingerprint")  # a sample's identity: its keys' or content's
+COLUMNS = ["epoch", "batch", "worker", "pid", "index", FINGERPRINT, "t_s"]
 
 
 def _named(g: pd.DataFrame, key: str, example: Any) -> dict[str, Any]:
@@ -88,7 +89,7 @@ def replayed(g: pd.DataFrame, producers: pd.Series) -> bool:
     each worker's stream (or, shuffled, copies nearly everything). Half of them at one position each, or a tenth
     of all the samples, is a replay; fewer is the data's own repeats."""
     shared = producers[producers > 1].index
-    places = g[g["arg1"].isin(shared)].groupby("arg1")["index"].nunique()
+    places = g[g["fingerprint"].isin(shared)].groupby("fingerprint")["index"].nunique()
     return int((places == 1).sum()) >= max(2, len(shared) / 2) or len(shared) >= 0.1 * len(producers)
 
 
@@ -98,22 +99,23 @@ def by_content(f: pd.DataFrame, skip: set[int]) -> list[Finding]:
     replay (:func:`replayed`), and a random augmentation may have made copies look different: the count is then a
     range up to what the labels allow (:func:`label_bound`)."""
     at = positions(f, ev.FETCH_END)
-    s = f[COLUMNS + ["detail", "label"]].take(at)
-    s = s[(s["detail"] == "") & (s["index"] >= 0) & (s["arg1"] != ev.NO_ARG) & ~s["epoch"].isin(skip)]
+    s = f[COLUMNS + ["detail", "label"]].take(at).rename(columns={FINGERPRINT: "fingerprint"})
+    s = s[(s["detail"] == "") & (s["index"] >= 0) & (s["fingerprint"] != ev.NO_ARG) & ~s["epoch"].isin(skip)]
     out = []
     for epoch, g in s.groupby("epoch"):
-        keyed = bool(((g["arg1"] & KEYED) != 0).all())
+        keyed = bool(((g["fingerprint"] & KEYED) != 0).all())
         bound = -1 if keyed else label_bound(g)
-        g = g[~g["arg1"].isin(g.loc[g.duplicated(["pid", "arg1"]), "arg1"])]  # repeats in one stream: no identity
-        producers = g.groupby("arg1")["worker"].nunique()
+        repeated = g.loc[g.duplicated(["pid", "fingerprint"]), "fingerprint"]
+        g = g[~g["fingerprint"].isin(repeated)]  # repeats in one stream: no identity
+        producers = g.groupby("fingerprint")["worker"].nunique()
         if not (producers > 1).any() or (not keyed and not replayed(g, producers)):
             continue
         if keyed:
-            out.append(_found("iterable_duplicates_key", epoch, g, "arg1", producers))
+            out.append(_found("iterable_duplicates_key", epoch, g, "fingerprint", producers))
             continue
-        found = _found("iterable_duplicates_content", epoch, g, "arg1", producers)
+        found = _found("iterable_duplicates_content", epoch, g, "fingerprint", producers)
         if bound > found.evidence["duplicates"]:  # content alone cannot tell: a range, and why
-            found = _found("iterable_duplicates_range", epoch, g, "arg1", producers, upper=bound,
+            found = _found("iterable_duplicates_range", epoch, g, "fingerprint", producers, upper=bound,
                            fetched=int(len(s[s["epoch"] == epoch])))
         out.append(found)
     return out

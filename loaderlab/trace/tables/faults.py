@@ -24,7 +24,12 @@ import pandas as pd
 
 from ...engine import events as ev
 from ...engine.interrupt import UnsentResult
-from ..core import batch_indices, main_pid, normal, Stop, stop_of, StuckWorker
+from ..core import arg_column, batch_indices, main_pid, normal, Stop, stop_of, StuckWorker
+
+WORKER_PID = arg_column(ev.WORKER_START, "worker_pid")
+SAMPLES = arg_column(ev.FETCH_END, "samples")  # 0: the sample raised
+QUEUE_WORKER = arg_column(ev.INDEX_PUT, "queue_worker")  # k of index_queue[k]
+EXITCODE = arg_column(ev.WORKER_EXIT, "exitcode")
 
 CAUGHT_RE = re.compile(r"Caught (\w+) in DataLoader worker process (\d+)\.")
 EXITED_RE = re.compile(r"DataLoader worker \(pid\(s\) ([\d, ]+)\) exited unexpectedly")
@@ -71,10 +76,10 @@ def site_sentence(site: Site) -> str:
 
 
 def worker_pids(frame: pd.DataFrame) -> dict[int, int]:
-    """{worker id: pid} of the workers' latest processes, from main's ``worker_start`` (its ``arg0``)."""
+    """{worker id: pid} of the workers' latest processes, from main's ``worker_start`` (its ``worker_pid``)."""
     f = normal(frame)
-    starts = f[(f["kind"] == ev.WORKER_START) & (f["arg0"] >= 0)]
-    return {int(worker): int(pid) for worker, pid in zip(starts["worker"], starts["arg0"])}
+    starts = f[(f["kind"] == ev.WORKER_START) & (f[WORKER_PID] >= 0)]
+    return {int(worker): int(pid) for worker, pid in zip(starts["worker"], starts[WORKER_PID])}
 
 
 def task_indices(frame: pd.DataFrame, task: int | None, epoch: int | None = None) -> str:
@@ -84,7 +89,7 @@ def task_indices(frame: pd.DataFrame, task: int | None, epoch: int | None = None
         rows = rows[rows["epoch"] == epoch]
     if not len(rows):
         return ""
-    indices = batch_indices(rows["indices"].iloc[-1], rows["arg0"].iloc[-1])
+    indices = batch_indices(rows["indices"].iloc[-1], rows[arg_column(ev.SAMPLER_YIELD, "samples")].iloc[-1])
     return "" if indices is None else str(indices)
 
 
@@ -99,7 +104,7 @@ def in_flight(frame: pd.DataFrame, kind_begin: str = ev.FETCH_BEGIN, kind_end: s
 
 
 def _exception_site(f: pd.DataFrame, worker: int) -> Site | None:
-    failed = f[(f["kind"] == ev.FETCH_END) & (f["worker"] == worker) & (f["arg0"] == 0)]  # a sample that raised
+    failed = f[(f["kind"] == ev.FETCH_END) & (f["worker"] == worker) & (f[SAMPLES] == 0)]  # a sample that raised
     if len(failed):
         row = failed.iloc[-1]
         return Site("fetch", worker, int(row["index"]), int(row["batch"]),
@@ -113,7 +118,7 @@ def _exception_site(f: pd.DataFrame, worker: int) -> Site | None:
 
 def _outstanding_tasks(f: pd.DataFrame, worker: int) -> pd.DataFrame:
     """``epoch, batch`` of the tasks sent to ``worker`` that never came back (its results may die with it)."""
-    sent = f[(f["kind"] == ev.INDEX_PUT) & (f["arg0"] == worker)][["epoch", "batch"]]  # arg0: k of index_queue[k]
+    sent = f[(f["kind"] == ev.INDEX_PUT) & (f[QUEUE_WORKER] == worker)][["epoch", "batch"]]
     back = f[f["kind"] == ev.RESULT_GET][["epoch", "batch"]].drop_duplicates()
     left = sent.merge(back, how="left", indicator=True)
     return left[left["_merge"] == "left_only"]
@@ -157,11 +162,11 @@ def _killed_site(f: pd.DataFrame, worker: int | None, pid: int | None, how: str)
 def _killed_by_exit_code(f: pd.DataFrame) -> Site | None:
     pids = worker_pids(f)
     exits = f[(f["kind"] == ev.WORKER_EXIT) & (f["pid"] == main_pid(f))]  # main's, not the worker's own goodbye
-    exits = exits[(exits["arg0"] < 0) & (exits["arg0"] != ev.NO_EXITCODE)]  # arg0: the exit code
+    exits = exits[(exits[EXITCODE] < 0) & (exits[EXITCODE] != ev.NO_EXITCODE)]
     if not len(exits):
         return None
     row = exits.iloc[0]
-    number = -int(row["arg0"])
+    number = -int(row[EXITCODE])
     try:
         how = signal.strsignal(number) or f"signal {number}"
     except ValueError:

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from ...engine import events as ev
-from ..core import batch_indices, hand_overs, normal, pair, rows, settings
+from ..core import arg_column, batch_indices, hand_overs, normal, pair, rows, settings
 
 
 @dataclass(frozen=True)
@@ -78,7 +78,8 @@ def batch_journey(frame: pd.DataFrame, epoch: int, batch: int) -> Journey:
     num_workers = int(s.get("num_workers") or 0)
 
     sampled = own(ev.SAMPLER_YIELD)
-    indices = batch_indices(sampled["indices"].iloc[0], sampled["arg0"].iloc[0]) if len(sampled) else None
+    samples = sampled[arg_column(ev.SAMPLER_YIELD, "samples")]
+    indices = batch_indices(sampled["indices"].iloc[0], samples.iloc[0]) if len(sampled) else None
     put = own(ev.INDEX_PUT)
     worker_events = mine[(mine["worker"] >= 0) & mine["kind"].isin((ev.INDEX_GET, ev.FETCH_BEGIN, ev.RESULT_PUT))]
     worker = int(put["queue"].iloc[0].split("[")[-1].rstrip("]")) if len(put) and "[" in put["queue"].iloc[0] \
@@ -157,5 +158,6 @@ def _held_up_by(f: pd.DataFrame, epoch: int, batch: int, park_s: float, park: pd
     later = gets[(gets["batch"] >= 0) & (gets["batch"] < batch) & (gets["t_s"] >= park_s)]
     if len(later):
         return int(later.loc[later["t_s"].idxmax(), "batch"])
-    named = park["arg0"][park["arg0"] >= 0]  # the task the parked batch waited for
+    waits_for = park[arg_column(ev.REORDER_PARK, "waits_for")]
+    named = waits_for[waits_for >= 0]  # the task the parked batch waited for
     return int(named.iloc[0]) if len(named) else None

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from ...engine import events as ev
-from ..core import Finding, finding, kinds, normal
+from ..core import Finding, finding, kinds, named_rows, normal
 
 MEMORY_COLUMNS = ["t_s", "worker", "pid", "rss_bytes", "uss_bytes", "shm_used_bytes", "shm_total_bytes"]
 GROWTH_BYTES = 64 * 2**20
@@ -30,14 +30,13 @@ SHM_FULL = 0.9
 def memory_table(frame: pd.DataFrame) -> pd.DataFrame:
     """One row per memory sample (empty, with the columns, for a trace without ``memory`` events)."""
     f = normal(frame)
-    rows = f[f["kind"] == ev.MEMORY]
+    rows = named_rows(f, ev.MEMORY, ["t_s", "worker", "nbytes", "worker_pid", "uss", "shm_used", "shm_total"])
     if not len(rows):
         return pd.DataFrame({c: pd.Series(dtype="float64" if c == "t_s" else "int64") for c in MEMORY_COLUMNS})
-    # arg0..arg3: the worker's pid, its USS, /dev/shm used and total (loaderlab.engine.memory)
-    shm_used, shm_total = rows["arg2"].to_numpy(), rows["arg3"].to_numpy()
+    shm_used, shm_total = rows["shm_used"].to_numpy(), rows["shm_total"].to_numpy()  # loaderlab.engine.memory
     out = pd.DataFrame({"t_s": rows["t_s"].to_numpy(), "worker": rows["worker"].to_numpy(),
-                        "pid": rows["arg0"].to_numpy(), "rss_bytes": rows["nbytes"].to_numpy(),
-                        "uss_bytes": rows["arg1"].to_numpy(),
+                        "pid": rows["worker_pid"].to_numpy(), "rss_bytes": rows["nbytes"].to_numpy(),
+                        "uss_bytes": rows["uss"].to_numpy(),
                         "shm_used_bytes": np.where(shm_used < 0, 0, shm_used),
                         "shm_total_bytes": np.where(shm_total < 0, 0, shm_total)})
     return out.reset_index(drop=True)

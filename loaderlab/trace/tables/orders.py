@@ -13,12 +13,12 @@ import numpy as np
 import pandas as pd
 
 from ...engine import events as ev
-from ..core import normal, rows, sampler_order
+from ..core import named_rows, normal, sampler_order
 
 
 def epoch_orders(frame: pd.DataFrame) -> dict[int, tuple[np.ndarray, np.ndarray]]:
     """Per epoch: ``(values, none)``, int64 indices in the order drawn and a mask of the Nones among them
-    (their value is 0). A batch without indices stands as ``arg0`` Nones (an IterableDataset's), or one None
+    (their value is 0). A batch without indices stands as ``samples`` Nones (an IterableDataset's), or one None
     if that is unknown or zero, as in :func:`loaderlab.trace.core.lookups.batch_indices` and the finding's ``idx or [None]``."""
     f = normal(frame)
     if not isinstance(f["indices"].dtype, pd.ArrowDtype):
@@ -27,13 +27,13 @@ def epoch_orders(frame: pd.DataFrame) -> dict[int, tuple[np.ndarray, np.ndarray]
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    y = rows(f, ev.SAMPLER_YIELD, columns=["epoch", "batch", "indices", "arg0"]).drop_duplicates(["epoch", "batch"])
+    y = named_rows(f, ev.SAMPLER_YIELD, ["epoch", "batch", "indices", "samples"]).drop_duplicates(["epoch", "batch"])
     y = y.sort_values(["epoch", "batch"]).reset_index(drop=True)
     lists = y["indices"].array._pa_array
     lists = lists.combine_chunks() if isinstance(lists, pa.ChunkedArray) else lists
     missing = lists.is_null().to_numpy(zero_copy_only=False)
     length = pc.list_value_length(lists).fill_null(0).to_numpy(zero_copy_only=False).astype(np.int64)
-    samples = y["arg0"].to_numpy().astype(np.int64)
+    samples = y["samples"].to_numpy().astype(np.int64)
     real = ~missing & (length > 0)  # a list with indices in it; anything else stands as Nones
     width = np.where(real, length, np.where(missing & (samples > 0), samples, 1))
     flat = pc.list_flatten(lists)  # the real lists' elements, in order (null and empty lists add none)

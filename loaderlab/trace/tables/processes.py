@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from ...engine import events as ev
-from ..core import firsts, has_kind, key_ids, lasts, main_pid, normal, positions, rows, shared, trace_end
+from ..core import arg_column, firsts, has_kind, key_ids, lasts, main_pid, normal, positions, rows, shared, trace_end
 
 
 def _first_own_t(f: pd.DataFrame, kind: str, worker: np.ndarray, pid: np.ndarray, mp: int | None) -> dict:
@@ -45,7 +45,8 @@ def worker_processes(frame: pd.DataFrame) -> pd.DataFrame:
     if not len(own):
         return pd.DataFrame(columns=cols)
     starts = rows(f, ev.WORKER_START)
-    starts = starts.assign(wpid=starts["arg0"]).drop_duplicates("wpid")  # the first start named with that pid
+    starts = starts.assign(wpid=starts[arg_column(ev.WORKER_START, "worker_pid")])
+    starts = starts.drop_duplicates("wpid")  # the first start named with that pid
     main_exits = rows(f, ev.WORKER_EXIT)
     main_exits = main_exits[main_exits["pid"] == mp]
     code, pids = pd.factorize(pid[own])  # one code per process, in order of its first row

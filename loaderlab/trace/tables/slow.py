@@ -47,7 +47,7 @@ import numpy as np
 import pandas as pd
 
 from ...engine import events as ev
-from ..core import Finding, finding, kinds, main_pid, paired_rows, trace_end
+from ..core import Finding, finding, kinds, main_pid, named_rows, paired_rows, trace_end
 from .waits import LoopWait, main_wait
 
 MIN_SAMPLES = 5  # a median over fewer says little
@@ -142,8 +142,8 @@ def _waited_for_a_core(f: pd.DataFrame, fe: pd.DataFrame) -> pd.Series:
     while its batch waited 15-100 ms for a core (the default sidebar, 2 cores)."""
     none = pd.Series(0.0, index=fe.index)
     keys = ["pid", "epoch", "batch"]
-    clock = f.loc[f["kind"] == ev.COLLATE_END, [*keys, "t_s", "arg0", "arg2"]]
-    clock = clock[clock["arg2"] >= 0].drop_duplicates(keys)
+    clock = named_rows(f, ev.COLLATE_END, [*keys, "t_s", "cpu_ns", "runqueue_ns"])
+    clock = clock[clock["runqueue_ns"] >= 0].drop_duplicates(keys)
     if not len(clock) or not len(fe):
         return none
     typical = fe.groupby(keys)["fetch_s"].transform("median")
@@ -152,8 +152,8 @@ def _waited_for_a_core(f: pd.DataFrame, fe: pd.DataFrame) -> pd.Series:
     total = excess.groupby(by).transform("sum").to_numpy()
     began = fe.groupby(by)["start_s"].transform("min")
     at = fe[keys].merge(clock, on=keys, how="left")
-    waited = at["arg2"].to_numpy(dtype=float) / 1e9
-    cpu = at["arg0"].to_numpy(dtype=float) / 1e9
+    waited = at["runqueue_ns"].to_numpy(dtype=float) / 1e9
+    cpu = at["cpu_ns"].to_numpy(dtype=float) / 1e9
     off_cpu = np.where(cpu >= 0, (at["t_s"].to_numpy(dtype=float) - began.to_numpy()) - cpu - waited, 0.0)
     machine = np.clip(np.minimum(total - np.clip(off_cpu, 0.0, None), waited), 0.0, None)
     share = np.where(total > 0, excess.to_numpy() / np.maximum(total, 1e-12), 0.0)

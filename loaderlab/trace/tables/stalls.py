@@ -19,7 +19,7 @@ import math
 import pandas as pd
 
 from ...engine import events as ev
-from ..core import Finding, finding, kinds, main_pid, rows, trace_end
+from ..core import Finding, finding, kinds, main_pid, named_rows, rows, trace_end
 from .waits import batch_latency, loop_wait, main_wait
 from .slow import fetches, machine_stall_findings, machine_stalls, sample_fetches, slow_workers, stragglers
 from .processes import worker_processes, worker_tasks
@@ -84,7 +84,8 @@ def _head_of_line(f: pd.DataFrame) -> list[Finding]:
 def _core_waits(f: pd.DataFrame) -> dict[tuple[int, int], float]:
     """``(epoch, batch) → seconds`` its worker waited for a core while making it (``collate_end``'s run-queue
     clock; batches whose trace has none are left out)."""
-    clock = f.loc[(f["kind"] == ev.COLLATE_END) & (f["worker"] >= 0) & (f["arg2"] >= 0), ["epoch", "batch", "arg2"]]
+    clock = named_rows(f, ev.COLLATE_END, ["epoch", "batch", "worker", "runqueue_ns"])
+    clock = clock.loc[(clock["worker"] >= 0) & (clock["runqueue_ns"] >= 0), ["epoch", "batch", "runqueue_ns"]]
     return {(int(e), int(b)): float(ns) / 1e9 for e, b, ns in clock.drop_duplicates(["epoch", "batch"]).itertuples(
         index=False)}
 
@@ -133,8 +134,8 @@ def _errors(f: pd.DataFrame) -> list[Finding]:
     by_worker = set(zip(*[errors[errors["pid"] != mp][c] for c in ("epoch", "batch")]))
     echoes = (errors["pid"] == mp) & pd.Series([(e, b) in by_worker for e, b in zip(errors["epoch"], errors["batch"])],
                                                index=errors.index, dtype=bool)
-    failed = rows(f, ev.FETCH_END, columns=["pid", "epoch", "batch", "index", "arg0"])
-    failed = failed[failed["arg0"] == 0]  # a sample that raised (its detail names the exception)
+    failed = named_rows(f, ev.FETCH_END, ["pid", "epoch", "batch", "index", "samples"])
+    failed = failed[failed["samples"] == 0]  # a sample that raised (its detail names the exception)
     out = []
     for r in errors[~echoes].itertuples():
         in_main = r.pid == mp and r.worker < 0

@@ -26,8 +26,8 @@ import numpy as np
 import pandas as pd
 
 from ...engine import events as ev
-from ..core import (drawn_per_task, firsts, hand_overs, key_ids, main_pid, normal, paired_rows, rows, shared,
-                    trace_end)
+from ..core import (arg_column, drawn_per_task, firsts, hand_overs, key_ids, main_pid, named_rows, normal,
+                    paired_rows, rows, shared, trace_end)
 from .processes import idle_intervals, worker_processes
 
 __all__ = ["SECONDS_SPEC", "SHARE_SPEC", "SPAN_COLUMNS", "STAGES", "LoopWait", "batch_latency", "loop_wait", "main_wait",
@@ -148,10 +148,10 @@ def loop_wait(frame: pd.DataFrame) -> LoopWait:
 @shared
 def _samples_per_task(f: pd.DataFrame) -> pd.DataFrame:
     """``epoch, batch, samples``: fetched samples per task (from fetch ends, else the sampler's indices)."""
-    fe = rows(f, ev.FETCH_END, columns=["epoch", "batch", "arg0"])  # arg0: samples fetched (1 a sample, 0 one that raised, N a __getitems__ call)
+    fe = named_rows(f, ev.FETCH_END, ["epoch", "batch", "samples"])  # 1; 0: it raised; N: a __getitems__ call
     code = key_ids(fe, ["epoch", "batch"]) if len(fe) else np.zeros(0, np.int64)
     ids = int(code.max()) + 1 if len(code) else 0
-    sums = np.bincount(code, weights=fe["arg0"].clip(lower=0).to_numpy(float), minlength=ids)
+    sums = np.bincount(code, weights=fe["samples"].clip(lower=0).to_numpy(float), minlength=ids)
     first = firsts(code, np.arange(len(code)), ids)
     fetched = pd.Series(sums, index=pd.MultiIndex.from_arrays(
         [fe["epoch"].to_numpy()[first], fe["batch"].to_numpy()[first]], names=["epoch", "batch"]),
@@ -193,7 +193,8 @@ def batch_latency(frame: pd.DataFrame) -> pd.DataFrame:
     keys = pd.concat([rows(f, ev.SAMPLER_YIELD, ev.INDEX_PUT, ev.INDEX_GET, ev.RESULT_PUT)[["epoch", "batch"]],
                       hand_overs(f)[["epoch", "batch"]]])
     out = keys[keys["batch"] >= 0].drop_duplicates().astype("int64")
-    put = first(ev.INDEX_PUT, "dispatch_s", ("arg0",)).rename(columns={"arg0": "qworker"})  # k of index_queue[k]
+    to = arg_column(ev.INDEX_PUT, "queue_worker")  # k of index_queue[k]
+    put = first(ev.INDEX_PUT, "dispatch_s", (to,)).rename(columns={to: "qworker"})
     put["qworker"] = put["qworker"].where(put["qworker"] != ev.NO_ARG).astype("float64")
     got = first(ev.INDEX_GET, "get_s", ("worker", "pid"))
     ready = first(ev.RESULT_PUT, "ready_s", ("worker", "pid", "detail")).rename(

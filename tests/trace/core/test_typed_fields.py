@@ -118,3 +118,25 @@ def test_the_loop_body_carries_the_main_threads_run_queue_fault_and_cpu_clocks()
         ends = frame[frame.kind == ev.CONSUMER_END].set_index("batch")[arg]
         assert len(begins) == len(ends) == 6 and (begins > 0).all(), arg  # Linux says it: a clock, not -1
         assert (ends >= begins).all(), arg  # it only moves forward
+
+
+def test_the_analysis_reads_each_kinds_numbers_by_name():
+    """``arg_column`` and ``named_rows`` take the names from ``engine.events.ARGS`` (one kind's ``cpu_ns`` is
+    another's ``arg2``), and a version 1 trace on disk reads the same names."""
+    from loaderlab.trace.core import arg_column, named_rows
+
+    assert arg_column(ev.COLLATE_END, "runqueue_ns") == "arg2" and arg_column(ev.COLLATE_END, "cpu_ns") == "arg0"
+    assert arg_column(ev.CONSUMER_END, "cpu_ns") == "arg2" and arg_column(ev.MEMORY, "shm_total") == "arg3"
+    try:
+        arg_column(ev.FETCH_END, "cpu_ns")
+    except KeyError as error:
+        assert "samples, fingerprint" in str(error)
+    else:
+        raise AssertionError("a name the kind does not carry must raise")
+    frame = record(DataLoader(MapDataset(10), batch_size=3, num_workers=2), epochs=1)
+    ends = named_rows(frame, ev.COLLATE_END, ["batch", "cpu_ns", "runqueue_ns"])
+    assert list(ends.columns) == ["batch", "cpu_ns", "runqueue_ns"] and (ends["cpu_ns"] > 0).all()
+    old = load_trace(DATA / "v1_workers_2_epochs_2.json")
+    starts = named_rows(old, ev.WORKER_START, ["worker", "worker_pid"])
+    assert len(starts) == 4 and starts["worker_pid"].tolist() == old.loc[old.kind == ev.WORKER_START, "arg0"].tolist()
+    assert (starts["worker_pid"] > 0).all()

@@ -107,6 +107,13 @@ def fast_frame(records: list, loader: str, base_ns: int, pinned: dict) -> pd.Dat
     return frame
 
 
+def first_ns(records: list) -> int | None:
+    """The earliest moment in ``records`` (an event's, or a sample's fetch start), None if they hold none."""
+    times = [r.t_ns if type(r) is ev.Event else min(s[1] for s in r.spans) for r in records
+             if type(r) is ev.Event or r.spans]
+    return min(times) if times else None
+
+
 class StreamWriter:
     """Owns the trace file while the job runs; ``sources`` are the traced loaders (name, tracer)."""
 
@@ -140,10 +147,12 @@ class StreamWriter:
                     continue
                 chunk = records[:n]
                 del records[:n]
-                if self.base_ns is not None:
-                    frame = fast_frame(chunk, source.name, self.base_ns, self._repeats.pinned)
+                base = self.base_ns if self.base_ns is not None else first_ns(chunk)
+                if base is not None:
+                    frame = fast_frame(chunk, source.name, base, self._repeats.pinned)
                     if frame is not None:
                         if len(frame):
+                            self.base_ns = base
                             self.sink.write_frame(frame)
                             self.events += len(frame)
                         continue

@@ -12,6 +12,7 @@ _HOMES = {
     "NONE": ".bottleneck",
     "Verdict": ".bottleneck",
     "verdict": ".bottleneck",
+    "batch_costs": ".costs",
     "diagnose": ".document",
     "all_findings": ".findings",
     "correctness_findings": ".findings",

@@ -161,10 +161,16 @@ class Costs:
         return max(self.collate_s, self.collate_s - copy_s(self.nbytes, self.reused) + self.shm_s)
 
 
+def batch_costs(frame) -> pd.DataFrame:
+    """The one measurement of each batch's costs, which the cost model and ``replay`` both read: per batch
+    (``pid, epoch, batch``), ``fetch_s`` (its samples' sum), ``collate_s``, ``factor`` (the share of its wall
+    time that was its own: its waits for a core, ``collate_end``'s ``runqueue_ns``, taken out), ``cpu`` (its
+    CPU time's share of that own time, ``cpu_ns``; NaN where the trace has no usage numbers), ``computed``
+    (it computes: ``cpu`` at least :data:`COMPUTING`) and ``first`` (its process's first batch)."""
+    return _worker_batches(normal(events(frame)))
+
+
 def _worker_batches(f: pd.DataFrame) -> pd.DataFrame:
-    """Per batch: ``fetch_s`` (its samples' sum), ``collate_s``, ``factor`` (the share of its wall time that
-    was its own: its waits for a core, ``collate_end``'s ``runqueue_ns``, taken out) and ``cpu`` (its CPU time's
-    share of that own time, ``cpu_ns``; NaN where the trace has no usage numbers)."""
     keys = ["pid", "epoch", "batch"]
     fetch = paired_rows(f, ev.FETCH_BEGIN, ev.FETCH_END, ["pid", "worker", "epoch", "batch", "index"])
     start = fetch.groupby(keys)["start_s"].min().rename("first_s")
@@ -182,6 +188,7 @@ def _worker_batches(f: pd.DataFrame) -> pd.DataFrame:
     # No usage numbers (an older trace, the main process): the wall time counts in full.
     out["factor"] = (own / wall).fillna(1.0).clip(0.0, 1.0)
     out["cpu"] = (out["cpu_ns"] / 1e9 / own).clip(upper=1.0)
+    out["computed"] = (out["cpu"] >= COMPUTING).where(out["cpu"].notna())  # NaN: not known
     out["first"] = out["first_s"].fillna(out["end_s"]) == out.groupby("pid")["first_s"].transform("min").fillna(
         out["end_s"])  # each worker process's first batch: its warm-up
     return out

@@ -1,6 +1,8 @@
 """What a replay adds to the measured per-sample costs so that the stand-in costs what the recorded run did
 beyond fetching: a worker's start-up, the shared memory a worker's collate pays for, and what the loop
-pays to drop a batch that came from a worker.
+pays to drop a batch that came from a worker. A batch's own time and a worker's start-up are the diagnosis's
+measurements (:func:`~loaderlab.trace.diagnosis.costs.batch_costs`, the summary's ``startup`` stage): the
+report and the replay read one measurement of each.
 
 Twin of nothing in torch. Used by :mod:`loaderlab.trace.rerun.replayer`; knows the event vocabulary's names, pandas and torch,
 nothing of plotly or streamlit.
@@ -13,9 +15,8 @@ import time
 import pandas as pd
 import torch
 
-from ...engine import events as ev
 from ...engine.collate import default_collate
-from ..core import named_rows
+from ..diagnosis import summarise
 
 
 def shared_release_s(dataset, batch_size: int, repeats: int = 5) -> float:
@@ -46,39 +47,11 @@ def _share(data) -> None:
 
 
 BATCH_KEYS = ["pid", "epoch", "batch"]
-WAITING_DATASET = 0.5  # a dataset that waits (a file, a network, a sleep) does so in most of its batches
-OWN_THREADS_SHARE = 0.1  # a wait its process's other threads ran through this much of was (partly) theirs
-
-
-def core_wait_factors(frame: pd.DataFrame) -> pd.DataFrame:
-    """Per worker batch (``pid, epoch, batch``): ``factor``, the share of its wall time (first fetch → end of
-    collate) that was its own work or its dataset's own waiting, and ``computed`` (it counts as computing).
-
-    A batch that never gave its core up computes: its own time is its CPU time. One that did keeps its wall
-    time less its wait for a core and less what its process's other threads ran (they held the GIL it waited
-    for). The measurements behind these rules: docs/performance.md, "`replay` against real speed-ups".
-    Traces without the usage numbers get no rows.
-    """
-    ends = named_rows(frame, ev.COLLATE_END, [*BATCH_KEYS, "worker", "t_ns", "cpu_ns", "voluntary_switches",
-                                              "runqueue_ns", "others_cpu_ns"])
-    ends = ends[(ends["worker"] >= 0) & (ends["batch"] >= 0) & (ends["cpu_ns"] >= 0)].drop(columns="worker")
-    if not len(ends):
-        return pd.DataFrame(columns=[*BATCH_KEYS, "factor", "computed"])
-    begins = frame[frame["kind"] == "fetch_begin"].groupby(BATCH_KEYS)["t_ns"].min().rename("start")
-    both = ends.merge(begins.reset_index(), on=BATCH_KEYS)
-    wall = (both["t_ns"] - both["start"]).clip(lower=1)
-    cpu, runqueue, others = both["cpu_ns"], both["runqueue_ns"].clip(lower=0), both["others_cpu_ns"].clip(lower=0)
-    waited = both["voluntary_switches"] > 0
-    asleep = (wall - cpu - runqueue).clip(lower=0)  # off its core and not waiting for one
-    theirs = others >= OWN_THREADS_SHARE * asleep
-    both["computed"] = ~waited | (theirs & (waited.mean() < WAITING_DATASET))
-    work = cpu.where(both["computed"], (wall - runqueue - others).clip(lower=cpu))
-    both["factor"] = (work / wall).clip(upper=1.0)
-    return both[[*BATCH_KEYS, "factor", "computed"]].drop_duplicates(BATCH_KEYS)
 
 
 def collate_costs(frame: pd.DataFrame, factors: pd.DataFrame) -> pd.Series:
-    """Each collate's duration (s), less its batch's wait for a core (``factors``)."""
+    """Each collate's duration (s), less its batch's wait for a core (``factors``: the ``factor`` of
+    :func:`~loaderlab.trace.diagnosis.costs.batch_costs`)."""
     b = frame[frame["kind"] == "collate_begin"][[*BATCH_KEYS, "t_ns"]]
     e = frame[frame["kind"] == "collate_end"][[*BATCH_KEYS, "t_ns"]]
     spans = b.merge(e, on=BATCH_KEYS, suffixes=("_b", "_e")).merge(factors, on=BATCH_KEYS, how="left")
@@ -136,10 +109,7 @@ BARE_STARTUP_S = 0.015
 
 
 def startup_extra(frame: pd.DataFrame) -> float:
-    """Median worker start-up (``worker_start`` → its ``worker_ready``) beyond :data:`BARE_STARTUP_S`."""
-    starts = named_rows(frame, ev.WORKER_START, ["worker_pid", "t_ns"]).rename(columns={"worker_pid": "pid"})
-    ready = frame[frame["kind"] == "worker_ready"][["pid", "t_ns"]]
-    both = starts.merge(ready, on="pid", suffixes=("_s", "_r"))
-    if not len(both):
-        return 0.0
-    return max(0.0, float((both["t_ns_r"] - both["t_ns_s"]).median()) / 1e9 - BARE_STARTUP_S)
+    """Median worker start-up (the summary's ``startup`` stage: ``worker_start`` → its ``worker_ready``) beyond
+    :data:`BARE_STARTUP_S`."""
+    startup = summarise(frame).stage("startup")
+    return max(0.0, float(startup.p50_s) - BARE_STARTUP_S) if startup.count else 0.0

@@ -14,7 +14,8 @@ from typing import Any
 import pandas as pd
 
 from ..core import as_run, events_of, recorded_payload, Run
-from .costs import collate_costs, core_wait_factors, startup_extra, worker_overhead_s
+from ..diagnosis import batch_costs
+from .costs import BATCH_KEYS, collate_costs, startup_extra, worker_overhead_s
 
 QUIET_QUANTILE = 0.25
 QUIET_STEP_QUANTILE = 0.1  # the main process's loop body shares its GIL with the loader's threads
@@ -30,9 +31,16 @@ def _span_median(frame: pd.DataFrame, begin: str, end: str, quantile: float = 0.
     return float((e["t_ns"][:n] - b["t_ns"][:n]).clip(lower=0).quantile(quantile) / 1e9)
 
 
+def own_time(frame: pd.DataFrame) -> pd.DataFrame:
+    """Per batch with usage numbers (``pid, epoch, batch, factor, computed``): the diagnosis's measurement of the
+    share of its wall time that was its own (:func:`~loaderlab.trace.diagnosis.costs.batch_costs`)."""
+    costs = batch_costs(frame)
+    return costs.loc[costs["cpu"].notna(), [*BATCH_KEYS, "factor", "computed"]]
+
+
 def collate_s(frame: pd.DataFrame) -> float:
     """One collate's cost (s): the least-disturbed quarter of the trace's, less their waits for a core."""
-    factors = core_wait_factors(frame)
+    factors = own_time(frame)
     if not len(factors):
         return _span_median(frame, "collate_begin", "collate_end", QUIET_QUANTILE)
     costs = collate_costs(frame, factors)
@@ -53,7 +61,7 @@ def sample_costs(frame: pd.DataFrame) -> pd.DataFrame:
     keys = ["pid", "epoch", "batch", "index"]
     spans = begins[keys + ["worker", "t_ns"]].merge(ends[keys + ["t_ns", "label", "length"]], on=keys,
                                                      suffixes=("_b", "_e"))
-    factors = core_wait_factors(frame)  # a worker's time pre-empted by the recording's other processes
+    factors = own_time(frame)  # a worker's time pre-empted by the recording's other processes
     spans = spans.merge(factors, on=["pid", "epoch", "batch"], how="left")
     spans["cost_s"] = (spans["t_ns_e"] - spans["t_ns_b"]) * spans["factor"].fillna(1.0) / 1e9
     spans["cost_s"] = (spans["cost_s"] - worker_overhead_s(spans)).clip(lower=0.0)

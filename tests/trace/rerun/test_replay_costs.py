@@ -101,50 +101,33 @@ def _batch(pid: int, batch: int, start: int, end: int, cpu: int, voluntary: int,
                  arg3=others)]
 
 
-def test_only_a_batch_that_never_gave_its_core_up_is_deflated_to_its_cpu_time():
+def _frame(rows: list[dict]):
     import pandas as pd
 
-    from loaderlab.trace.rerun.costs import collate_costs, core_wait_factors
-
-    frame = pd.DataFrame(_batch(7, 0, 0, 1000, 250, 0) + _batch(7, 1, 2000, 3000, 250, 1))
-    factors = core_wait_factors(frame).set_index("batch")["factor"]
-    assert factors[0] == pytest.approx(0.25)  # pre-empted: 750 of its 1000 ns waited for a core
-    assert factors[1] == 1.0  # it slept or read a file: its wait may be the dataset's own
-    assert list(collate_costs(frame, core_wait_factors(frame))) == pytest.approx([25e-9, 100e-9])
+    frame = pd.DataFrame(rows)  # with indices: a typed trace (without, its numbers would be read from text)
+    return frame.assign(t_s=frame["t_ns"] / 1e9, indices=None, detail="")
 
 
-def test_a_wait_its_own_threads_ran_through_is_theirs_and_rare_ones_are_computing():
-    import pandas as pd
+def test_replay_reads_a_batchs_own_time_from_the_diagnosis_measurement():
+    from loaderlab.trace.diagnosis import batch_costs
+    from loaderlab.trace.rerun.costs import collate_costs
+    from loaderlab.trace.rerun.workload import own_time
 
-    from loaderlab.trace.rerun.costs import core_wait_factors, WAITING_DATASET
-
-    def trace(waiting: int, others: int, batches: int = 20) -> pd.DataFrame:
-        return pd.DataFrame([row for b in range(batches) for row in
-                             _batch(7, b, 10_000 * b, 10_000 * b + 1000, 250, int(b < waiting), others)])
-
-    # 1 of 20 batches gave its core up while its process's other threads ran 400 of its 750 ns of waiting:
-    # a computing dataset, and that wait was the process's (the GIL), so all of it is taken off
-    rare = core_wait_factors(trace(1, 400))
-    assert 1 / 20 < WAITING_DATASET and rare["computed"].all() and list(rare["factor"]) == pytest.approx([0.25] * 20)
-    # the same wait with no other thread running: maybe the dataset's own (a file): kept
-    alone = core_wait_factors(trace(1, 0)).set_index("batch")
-    assert not alone.loc[0, "computed"] and alone.loc[0, "factor"] == 1.0
-    # half the batches wait: a waiting dataset keeps its waits, less what its other threads ran
-    usual = core_wait_factors(trace(10, 400)).set_index("batch")
-    assert not usual.loc[0, "computed"] and usual.loc[0, "factor"] == pytest.approx(0.6)
-    assert usual.loc[15, "computed"] and usual.loc[15, "factor"] == pytest.approx(0.25)
+    # batch 0 computed 250 of its 1000 ns and waited 750 runnable for a core; batch 1 slept its 750 ns away
+    frame = _frame(_batch(7, 0, 0, 1000, 250, 0, runqueue=750) + _batch(7, 1, 2000, 3000, 250, 1, runqueue=0))
+    mine = own_time(frame).set_index("batch")
+    theirs = batch_costs(frame).set_index("batch")
+    assert list(mine["factor"]) == list(theirs["factor"]) == pytest.approx([0.25, 1.0])  # one measurement
+    assert mine.loc[0, "computed"] and not mine.loc[1, "computed"]  # its CPU time's share of its own time
+    assert list(collate_costs(frame, own_time(frame))) == pytest.approx([25e-9, 100e-9])
 
 
-def test_a_batch_that_slept_keeps_its_sleep_but_not_its_wait_for_a_core():
-    import pandas as pd
+def test_a_batch_without_usage_numbers_keeps_its_wall_time():
+    from loaderlab.trace.rerun.workload import collate_s, own_time
 
-    from loaderlab.trace.rerun.costs import core_wait_factors
-
-    # every batch slept (a waiting dataset); this one also waited 500 of its 1000 ns runnable for a core
-    rows = [row for b in range(4) for row in _batch(7, b, 10_000 * b, 10_000 * b + 1000, 250, 1, 0,
-                                                   500 if b == 0 else 0)]
-    factors = core_wait_factors(pd.DataFrame(rows)).set_index("batch")["factor"]
-    assert factors[0] == pytest.approx(0.5) and factors[1] == 1.0
+    frame = _frame(_batch(7, 0, 0, 1000, -1, -1) + _batch(7, 1, 2000, 3000, -1, -1))
+    assert not len(own_time(frame))  # an older trace: nothing to take off
+    assert collate_s(frame) == pytest.approx(100e-9)
 
 
 def _spans(first_batch_first: float, first_batch_other: float, later_first: float, later_other: float,

@@ -98,7 +98,10 @@ class SampleGuess:
         if mapping:
             if self.label_key is not None:
                 return self.label_key if self.label_key in sample else None
-            return next((k for k in LABEL_KEYS if k in sample), None)
+            for key in LABEL_KEYS:  # a loop, not a generator: this runs once per sample
+                if key in sample:
+                    return key
+            return None
         if self.label_key is not None:
             return int(self.label_key) if self.label_key.isdigit() and int(self.label_key) < len(sample) else None
         return 1 if len(sample) >= 2 else None
@@ -109,7 +112,14 @@ class SampleGuess:
             if isinstance(sample, (tuple, list)):
                 place = self._label_place(sample, False)
                 rest = sample if place is None else [v for i, v in enumerate(sample) if i != place]
-            elif isinstance(sample, (dict, Mapping)):
+            elif type(sample) is dict:  # the common mapping: its length read without a list of the rest
+                place = self._label_place(sample, True)
+                label = None if place is None else _one_value(sample[place])
+                for key, value in sample.items():
+                    if key != place and isinstance(value, torch.Tensor) and value.dim() >= 1:
+                        return label, int(value.shape[0])
+                return label, -1
+            elif isinstance(sample, Mapping):
                 place = self._label_place(sample, True)
                 rest = [v for k, v in sample.items() if k != place]
             else:

@@ -115,6 +115,8 @@ def candidates(found: Verdict, summary: RunSummary, costs: Costs | None = None,
         out.append(({"num_workers": n - 1}, "suggestion.note.cores"))
     if n and frame is not None and in_loop_unseen(frame, summary) is None:
         out.append(({"num_workers": 0}, "suggestion.note.in_loop"))
+    if s.get("iterable"):  # each worker replays the whole stream unless its __iter__ shards: no count is safe
+        out = [(change, note) for change, note in out if "num_workers" not in change]
     return out
 
 

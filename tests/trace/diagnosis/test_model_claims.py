@@ -10,6 +10,7 @@ Synthetic traces (:mod:`tests.helpers.simulated`) and a stated cost model: no ti
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from loaderlab.trace.diagnosis import summarise
 from loaderlab.trace.diagnosis.bottleneck import in_loop_unseen, Verdict
@@ -50,3 +51,13 @@ def test_a_suggestion_prints_a_direction_a_range_and_the_command_never_a_speed_u
     doc = s.as_dict()
     assert doc["change"] == {"num_workers": 4} and doc["speedup"] is None and doc["measured"] is False
     assert doc["range"] == [2, 4] and "samples_per_s_after" not in doc
+
+
+def test_no_worker_count_is_proposed_for_an_iterable_dataset():
+    # each worker replays the whole stream unless the dataset shards by get_worker_info, and run --tune cannot
+    # switch it either: a num_workers change would be a claim about batches the model cannot see
+    run = simulate(step_s=0.02)
+    run.extra["torch_threads"] = 1
+    assert {"num_workers": 0} in _proposed(run)
+    iterable = replace(run, loader={**run.loader, "iterable": True})
+    assert not [c for c in _proposed(iterable) if "num_workers" in c]

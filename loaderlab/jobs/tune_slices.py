@@ -9,6 +9,7 @@ user's random streams. Knows nothing of which candidate runs when (:mod:`.tuner`
 from __future__ import annotations
 
 import warnings
+from statistics import median
 from typing import Any, Iterator
 
 import torch
@@ -53,15 +54,20 @@ class Candidate:
                                                           **common)
         self.iterator: Any = None
         self.slices: list[dict[str, Any]] = []
-        self.first_waits: list[float] = []
+        self.first_waits: list[float] = []  # each slice's wait for its first batch
+        self.warm: list[bool] = []  # each slice's: did it start the workers
         self.active = True
         self.failed: str | None = None  # what it raised, where it failed
 
-    def start(self, items: list) -> None:
+    def start(self, items: list) -> bool:
+        """Hand it the slice; True where this starts its workers (a warm slice: start-up, never a rate)."""
+        warm = self.setting.num_workers > 0 and self.loader._iterator is None
         self.feed.items = items
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             self.iterator = torch_iter(self.loader)
+        self.warm.append(warm)
+        return warm
 
     def close(self) -> None:
         it, self.iterator = self.iterator, None
@@ -71,11 +77,11 @@ class Candidate:
         self.loader._iterator = None
 
     def record(self) -> dict[str, Any]:
-        warm = self.first_waits[0] if self.first_waits else None
-        later = sorted(self.first_waits[1:])
+        cold = [w for w, started in zip(self.first_waits, self.warm) if started]
+        later = [w for w, started in zip(self.first_waits, self.warm) if not started]
         startup = None
-        if warm is not None and later:
-            startup = round(max(0.0, warm - later[len(later) // 2]), 6)
+        if cold and later and self.setting.num_workers:
+            startup = round(max(0.0, median(cold) - median(later)), 6)
         out = {"setting": self.setting.as_dict(), "startup_s": startup, "slices": list(self.slices)}
         if self.failed:
             out["failed"] = self.failed
@@ -89,6 +95,7 @@ class Slice:
         self.who, self.items, self.started, self.round = who, items, started, round_
         self.requests: list[float] = []  # time of the job's request for each batch
         self.handed = 0
+        self.warm = False  # it started its setting's workers
 
     def samples(self, lo: int) -> int:
         return sum(count(b) for b in self.items[lo:])

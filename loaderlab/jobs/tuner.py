@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 import sys
 import time
+from statistics import median
 from typing import Any, Iterator
 
 import torch
@@ -35,7 +36,7 @@ from .tune_slices import Candidate, count, Slice
 
 ROUNDS = 5  # measured slices per candidate before tuning ends on its own
 TARGET_SLICES = 3  # slices per candidate the budget is planned for
-MIN_SLICES = 2  # a candidate the budget cannot give this many slices is not tried
+MIN_SLICES = 3  # a candidate the budget cannot give this many slices (its start-up and two rounds) is not tried
 SLICE_S = (0.1, 5.0)  # a slice's planned length, at least and at most
 DROP_BELOW = 0.8  # a candidate whose best slice is under this share of the leader's median is dropped
 IN_JOB_SHARE = 0.75  # of the budget; the rest measures batch_size and in_order on the loader alone
@@ -83,7 +84,10 @@ class Tuner:
         elif self.slice is not None and self._too_long(self.slice, now):
             self.pushback = self.slice.items[self.slice.handed:] + self.pushback  # the next slice serves them
             self.slice.items = self.slice.items[:self.slice.handed]
+            who = self.slice.who
             self._end_slice(now)
+            # its workers would go on making the batches it was sent, beside the next setting's slice
+            self.cands[who].close()
         if self.done:
             raise Done()
         try:
@@ -134,28 +138,31 @@ class Tuner:
         if who not in self.cands:
             self.cands[who] = Candidate(self.loader, self.settings[who])
         fill = self._fill(self.settings[who])
-        n = self.slice_batches or max(FIRST_SLICE, 2 * fill + 2)  # the job's own first slice plans the others
+        n = self.slice_batches or max(FIRST_SLICE, fill)  # the job's own first slice plans the others
         items, self.pushback = self.pushback[:n], self.pushback[n:]
         items += [b for _, b in zip(range(n - len(items)), indices)]
         if not items:
             raise StopIteration
         self.slice = Slice(who, items, now, self.round)
-        self.cands[who].start(items)
+        self.slice.warm = self.cands[who].start(items)
 
     def _too_long(self, s: Slice, now: float) -> bool:
         """A slow candidate's slice ends at twice the planned length (once it has a rate): the budget holds."""
-        lo = max(1, self._fill(self.settings[s.who]))
+        lo = max(1, self.settings[s.who].num_workers)
         return self.slice_s is not None and s.handed >= lo + 2 and now - s.started > 2 * self.slice_s
 
     @staticmethod
     def _fill(setting: Setting) -> int:
-        return setting.num_workers
+        """The fewest batches a slice of ``setting`` needs: past its first fill (``num_workers`` batches come
+        together) and past what it was sent at the start (``num_workers × prefetch_factor``), with room to time."""
+        k = setting.num_workers
+        return max(3 * k + 2, k * (setting.prefetch_factor or 0) + 2, 3)
 
     def _end_slice(self, now: float) -> None:
         s, self.slice = self.slice, None
         cand = self.cands[s.who]
-        lo = min(max(1, self._fill(cand.setting)), len(s.items) - 2)
-        warm = not cand.slices and cand.setting.num_workers > 0  # without workers nothing starts up
+        lo = min(max(1, cand.setting.num_workers), len(s.items) - 2)
+        warm = s.warm
         measured = lo >= 1 and len(s.items) >= 3 and now > s.requests[lo]
         cand.slices.append({"round": s.round, "samples": s.samples(lo) if measured else 0,
                             "seconds": round(now - s.requests[lo], 6) if measured else 0.0,
@@ -176,8 +183,11 @@ class Tuner:
             self._finish("rounds")
 
     def _plan(self, first: Slice, now: float) -> None:
-        """Slice length and budget from the job's own first slice (its time per batch, steps included)."""
-        per_batch = (now - first.started) / len(first.items)
+        """Slice length and budget from the job's own first slice: its time per batch, steps included,
+        after its first fill (so without its workers' start-up)."""
+        lo = min(max(1, self.own.num_workers), len(first.items) - 2)
+        per_batch = (now - first.requests[lo]) / (len(first.items) - lo) if len(first.requests) > lo \
+            else (now - first.started) / len(first.items)
         if self.budget_s is None:
             try:
                 batches = len(self.loader.batch_sampler if self.loader.batch_sampler is not None
@@ -187,8 +197,8 @@ class Tuner:
             self.budget_s = self.budget[1] * batches * per_batch if batches else 30.0
         per_slice = self.budget_s / (len(self.settings) * TARGET_SLICES)
         per_slice = self.slice_s = min(max(per_slice, SLICE_S[0]), SLICE_S[1])
-        widest = max(self._fill(s) for s in self.settings)
-        self.slice_batches = max(2 * widest + 2, FIRST_SLICE, math.ceil(per_slice / max(per_batch, 1e-6)))
+        deepest = max(self._fill(s) for s in self.settings)
+        self.slice_batches = max(deepest, FIRST_SLICE, math.ceil(per_slice / max(per_batch, 1e-6)))
         affordable = int(self.budget_s // (self.slice_batches * per_batch * MIN_SLICES))
         if affordable < len(self.settings):  # the budget cannot try them all twice: the likeliest first
             keep = sorted(range(len(self.settings)), key=self._priority)[:max(affordable, 2)]
@@ -209,13 +219,14 @@ class Tuner:
     def _drop_laggards(self) -> None:
         if self.round < MIN_ROUNDS:
             return
-        medians = {i: sorted(r)[len(r) // 2] for i in self.order if i in self.cands and (r := rates(self.cands[i].record()))}
+        medians = {i: median(r) for i in self.order
+                   if i in self.cands and len(r := rates(self.cands[i].record())) >= MIN_ROUNDS}
         if not medians:
             return
         lead = max(medians.values())
         for i in list(self.order):
             r = rates(self.cands[i].record()) if i in self.cands else []
-            if i != 0 and r and max(r) < DROP_BELOW * lead:
+            if i != 0 and len(r) >= MIN_ROUNDS and max(r) < DROP_BELOW * lead:
                 self.order.remove(i)
                 self.cands[i].active = False
                 self.cands[i].close()  # its workers go now: they would only hold memory

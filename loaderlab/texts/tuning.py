@@ -28,6 +28,7 @@ TEXTS = {
         "ko": "  {mark} {setting}: 재지 못함({why})",
     },
     "tuning.why.dropped": {"en": "dropped: far behind the leader", "ko": "선두보다 한참 느려 제외"},
+    "tuning.why.warm_only": {"en": "only its start-up slice ran", "ko": "시작 조각만 돌았음"},
     "tuning.why.failed": {"en": "it failed, so it was dropped: {error}", "ko": "실패해서 제외함: {error}"},
     "tuning.why.budget": {"en": "the time budget ran out first", "ko": "시간 예산이 먼저 다 됨"},
     "tuning.why.short": {"en": "its slice was cut short by the epoch's end", "ko": "에폭이 끝나 조각이 너무 짧았음"},

@@ -16,7 +16,7 @@ def test_the_chart_draws_the_measured_table():
     assert list(bars.x) == [100.0, 200.0]
     assert list(bars.error_x.array) == [10.0, 10.0] and list(bars.error_x.arrayminus) == [10.0, 10.0]
     assert list(bars.marker.color) == [OWN_COLOUR, BEST_COLOUR]
-    assert [row[0] for row in bars.customdata] == [3, 4] and bars.customdata[1][3] == 2.0
+    assert [row[0] for row in bars.customdata] == [3, 3] and bars.customdata[1][3] == 2.0
     assert fig.layout.xaxis.title.text == "X!" and fig.layout.yaxis.autorange == "reversed"
 
 

@@ -6,9 +6,10 @@ Twin of nothing in torch. Reads a loader's ``tuning`` record (written by :mod:`l
 "budget_s", "spent_s", "slice_batches", "stopped", "adopted": INDEX | null}`` where a SETTING is
 ``{"num_workers", "prefetch_factor", "pin_memory"}`` and a SLICE is ``{"round", "samples", "seconds",
 "warm"}``: ``samples`` handed to the job in ``seconds`` of its steady part (from the request for the
-batch after the pipeline's first fill to the end of the slice's last step). A warm slice is a
-candidate's first, which started its workers inside that first fill: its rate counts like any other, and
-its first batch's wait, beside the later slices', gives the start-up.
+batch after the pipeline's first fill to the end of the slice's last step). A warm slice started its
+workers: they come up one after another, so the first ones work ahead while the last start, and the batches
+after the fill arrive faster than the steady rate: a warm slice is never a rate. Its first batch's wait,
+beside the later slices', gives the start-up.
 
 The choice is one function (:func:`tuning_choice`): the tuner adopts with it and the report prints it, so
 the two cannot disagree. A speed-up is the ratio of medians against the job's own setting, and a setting
@@ -40,12 +41,14 @@ class TuningChoice:
 
 
 def rates(candidate: dict[str, Any]) -> list[float]:
-    """Samples per second of each measured slice."""
-    return [s["samples"] / s["seconds"] for s in candidate.get("slices", ()) if s.get("seconds", 0) > 0]
+    """Samples per second of each measured slice (never a warm one: see the module docstring)."""
+    return [s["samples"] / s["seconds"] for s in candidate.get("slices", ())
+            if s.get("seconds", 0) > 0 and not s.get("warm")]
 
 
 def _by_round(candidate: dict[str, Any]) -> dict[int, float]:
-    return {s["round"]: s["samples"] / s["seconds"] for s in candidate.get("slices", ()) if s.get("seconds", 0) > 0}
+    return {s["round"]: s["samples"] / s["seconds"] for s in candidate.get("slices", ())
+            if s.get("seconds", 0) > 0 and not s.get("warm")}
 
 
 def tuning_choice(record: dict[str, Any]) -> TuningChoice:
@@ -146,9 +149,10 @@ def tuning_lines(record: dict[str, Any] | None, lang: str = "en", epochs: int | 
         mark = text("tuning.mark." + ("own" if r.own else "best" if r.best else "other"), lang)
         if r.rounds == 0:
             cand = record["candidates"][i]
+            slices = cand.get("slices") or ()
             why = ("failed" if cand.get("failed") else "skipped" if i in (record.get("not_tried") or ())
-                   else "short" if cand.get("slices") else "budget" if record.get("stopped") == "budget"
-                   else "dropped")
+                   else "warm_only" if slices and all(s.get("warm") for s in slices)
+                   else "short" if slices else "budget" if record.get("stopped") == "budget" else "dropped")
             lines.append(text("tuning.row_unmeasured", lang, mark=mark, setting=r.setting,
                               why=text(f"tuning.why.{why}", lang, error=cand.get("failed"))))
             continue
@@ -188,7 +192,7 @@ def tuning_document(record: dict[str, Any], lang: str = "en", epochs: int = 1) -
         return {"skipped": record["skipped"], "text": tuning_lines(record, lang)}
     choice = tuning_choice(record)
     return {"rows": tuning_table(record).to_dict("records"), "keep": choice.keep,
-            "best": None if choice.keep else choice.best, "speedup": choice.speedup,
+            "best": None if choice.keep else choice.best, "speedup": None if choice.keep else choice.speedup,
             "adopted": record.get("adopted"), "budget_s": record.get("budget_s"), "spent_s": record.get("spent_s"),
             "stopped": record.get("stopped"), "tuned_batches": tuned_batches(record),
             "text": tuning_lines(record, lang, epochs)}

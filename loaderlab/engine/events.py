@@ -51,6 +51,7 @@ ALL_KINDS = (
 MAIN_PROCESS = -1  # the ``worker`` value of events emitted in the main process
 NO_BATCH = -1  # the ``batch`` / ``index`` value where an event has none
 NO_ARG = -1  # an ``arg0``..``arg3`` value where the event kind gives that field no meaning
+KEYED = 1 << 62  # set in a sample identity read from a library's keys (engine/fingerprint.py), clear in a content one
 NO_EXITCODE = -(2**63)  # worker_exit's arg0 when the process had no exit code yet (-1 is SIGHUP)
 
 # Why an ``error`` event happened (its ``arg0``): the engine's own contract, never a text to parse.

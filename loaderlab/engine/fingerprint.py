@@ -40,7 +40,7 @@ CHUNKS, CHUNK_BYTES = 16, 1024  # beyond it: 16 evenly spaced pieces of 1 KiB (1
 MAX_ITEMS = 1024  # a longer list, tuple or dict is hashed at this many evenly spaced items
 MAX_DEPTH = 8  # nesting deeper than this is no sample shape we know
 _LEN = struct.Struct("<q").pack
-KEYED = 1 << 62  # set in an identity read from a library's keys (:func:`key_identity`), clear in a content fingerprint
+KEYED = ev.KEYED  # set in an identity read from a library's keys (:func:`key_identity`), clear in a content fingerprint
 _sha1 = hashlib.sha1
 
 

@@ -291,8 +291,10 @@ class MultiProcessIter(BaseIter):
     def _shutdown_workers(self) -> None:
         shutdown_workers(self)
 
-    def __del__(self) -> None:
-        shutdown_workers(self)
+    def __del__(self, _shutdown=shutdown_workers) -> None:
+        # bound at definition: an iterator left in a global may be collected after this module's globals
+        # are cleared at interpreter exit
+        _shutdown(self)
 
 
 def collect_events(event_queue, tracer: ev.Tracer) -> None:

@@ -53,7 +53,7 @@ def register_for_exit(it) -> None:
 
 def shutdown_workers(it) -> None:
     """Idempotent. Safe to call from ``__del__`` and from a half-built iterator."""
-    if _python_exiting:
+    if _python_exiting is not False:  # True at exit; None once this module's globals are cleared at teardown
         return
     _shutdown(it)
 

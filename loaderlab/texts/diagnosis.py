@@ -136,7 +136,7 @@ TEXTS = {
             "the next task's trip back leave a worker with nothing to do: a larger prefetch_factor keeps it "
             "working meanwhile.",
         "ko": "미리 가져오는 배치가 너무 적은 것이 느린 부분입니다: 학습 루프는 시간의 {share:.0%}를 기다렸고, "
-            "워커는 시간의 {capped:.0%} 동안 prefetch 한도에 걸려 놀았습니다(prefetch_factor={prefetch_factor}, "
+            "워커는 시간의 {capped:.0%} 동안 prefetch 한도에 걸려 유휴 상태였습니다(prefetch_factor={prefetch_factor}, "
             "num_workers={workers}: 동시에 최대 {in_flight}개 배치; 일한 비율 {busy:.0%}, 배치당 가져오기와 "
             "합치기 {work_ms:.2f} ms, 옮기기 {move_ms:.2f} ms). 배치가 루프로 가고 다음 작업이 돌아오는 동안 "
             "워커는 할 일이 없습니다: prefetch_factor를 늘리면 그동안에도 일합니다.",

@@ -132,7 +132,9 @@ def test_a_small_trace_is_drawn_whole_as_before(frame, fresh_cache):
     assert [i.value.split("**")[1] for i in [*at.info, *at.warning]] == [verdict(frame).title("en")]
     assert [d.proto.label for d in at.get("download_button")] == ["Download the trace (LoaderLab JSON)",
                                                                   "Download for Perfetto (Chrome trace JSON)"]
-    assert len(at.get("plotly_chart")) == 3  # the whole timeline, queue depths, labels per epoch
+    # the whole timeline, queue depths, labels per epoch, then the data's, the sampler's and the loop's label shares
+    assert len(at.get("plotly_chart")) == 4
+    assert {t["name"] for t in _spec(at, 3)["data"]} >= {"the dataset", "the loop received"}
     assert _bars(_spec(at, 0)) == len(waits.stage_spans(frame))
 
 

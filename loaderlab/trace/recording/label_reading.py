@@ -25,8 +25,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-import torch
-import torch.utils.data as tud
 
 LABEL_ATTRIBUTES = ("targets", "labels", "target", "y")
 LABEL_COLUMNS = ("label", "labels", "target", "targets", "class", "y")
@@ -45,6 +43,8 @@ def _plain(value: Any) -> Any:
 
 def _as_array(values: Any, n: int) -> np.ndarray | None:
     """``values`` as a 1-D array of ``n`` class-like labels, else None."""
+    import torch  # here: reading a saved trace's weights (unpacked_weights) needs no torch
+
     if isinstance(values, torch.Tensor):
         values = values.detach().cpu().numpy()
     elif hasattr(values, "to_numpy"):  # a pandas Series, a pyarrow column
@@ -69,6 +69,8 @@ def _as_array(values: Any, n: int) -> np.ndarray | None:
 
 def dataset_labels(dataset: Any) -> tuple[str, np.ndarray] | None:
     """(where the labels were read, one label per dataset index), or None where the dataset does not say."""
+    import torch.utils.data as tud  # here: reading a saved trace's weights (unpacked_weights) needs no torch
+
     try:
         n = len(dataset)
     except Exception:  # noqa: BLE001 - an IterableDataset, a dataset without len
@@ -165,6 +167,9 @@ def unpacked_weights(packed: dict[str, Any] | None) -> np.ndarray | None:
 
 def sampler_entry(sampler: Any, labels: np.ndarray | None) -> dict[str, Any]:
     """The sampler's type and, for a WeightedRandomSampler, its arguments, weights and weight per class."""
+    import torch  # here: reading a saved trace's weights (unpacked_weights) needs no torch
+    import torch.utils.data as tud
+
     out: dict[str, Any] = {"type": type(sampler).__name__}
     if isinstance(sampler, tud.SubsetRandomSampler) and labels is not None:
         idx = np.asarray(list(sampler.indices), dtype=np.int64)
@@ -187,6 +192,8 @@ def sampler_entry(sampler: Any, labels: np.ndarray | None) -> dict[str, Any]:
 
 def label_sources(loader: Any) -> dict[str, Any] | None:
     """The loader's ``label_sources`` metadata (module docstring), or None where there is nothing to say."""
+    import torch.utils.data as tud
+
     try:
         dataset = getattr(loader, "dataset", None)
         if isinstance(dataset, tud.IterableDataset):

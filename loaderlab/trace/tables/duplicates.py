@@ -28,7 +28,6 @@ from typing import Any
 import pandas as pd
 
 from ...engine import events as ev
-from ...engine.fingerprint import KEYED
 from ..core import arg_column, Finding, finding, kinds, positions
 from .audits import is_class, samples
 
@@ -103,7 +102,7 @@ def by_content(f: pd.DataFrame, skip: set[int]) -> list[Finding]:
     s = s[(s["detail"] == "") & (s["index"] >= 0) & (s["fingerprint"] != ev.NO_ARG) & ~s["epoch"].isin(skip)]
     out = []
     for epoch, g in s.groupby("epoch"):
-        keyed = bool(((g["fingerprint"] & KEYED) != 0).all())
+        keyed = bool(((g["fingerprint"] & ev.KEYED) != 0).all())
         bound = -1 if keyed else label_bound(g)
         repeated = g.loc[g.duplicated(["pid", "fingerprint"]), "fingerprint"]
         g = g[~g["fingerprint"].isin(repeated)]  # repeats in one stream: no identity

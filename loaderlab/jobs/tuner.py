@@ -188,17 +188,19 @@ class Tuner:
         lo = min(max(1, self.own.num_workers), len(first.items) - 2)
         per_batch = (now - first.requests[lo]) / (len(first.items) - lo) if len(first.requests) > lo \
             else (now - first.started) / len(first.items)
+        try:
+            epoch_batches = len(self.loader.batch_sampler if self.loader.batch_sampler is not None
+                                else self.loader.sampler)
+        except TypeError:
+            epoch_batches = 0
         if self.budget_s is None:
-            try:
-                batches = len(self.loader.batch_sampler if self.loader.batch_sampler is not None
-                              else self.loader.sampler)
-            except TypeError:
-                batches = 0
-            self.budget_s = self.budget[1] * batches * per_batch if batches else 30.0
+            self.budget_s = self.budget[1] * epoch_batches * per_batch if epoch_batches else 30.0
         per_slice = self.budget_s / (len(self.settings) * TARGET_SLICES)
         per_slice = self.slice_s = min(max(per_slice, SLICE_S[0]), SLICE_S[1])
         deepest = max(self._fill(s) for s in self.settings)
         self.slice_batches = max(deepest, FIRST_SLICE, math.ceil(per_slice / max(per_batch, 1e-6)))
+        if epoch_batches:  # every setting gets two slices within an epoch where the epoch allows it
+            self.slice_batches = max(deepest, min(self.slice_batches, epoch_batches // (2 * len(self.settings))))
         affordable = int(self.budget_s // (self.slice_batches * per_batch * MIN_SLICES))
         if affordable < len(self.settings):  # the budget cannot try them all twice: the likeliest first
             keep = sorted(range(len(self.settings)), key=self._priority)[:max(affordable, 2)]

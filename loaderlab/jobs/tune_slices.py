@@ -94,11 +94,26 @@ class Slice:
     def __init__(self, who: int, items: list, started: float, round_: int) -> None:
         self.who, self.items, self.started, self.round = who, items, started, round_
         self.requests: list[float] = []  # time of the job's request for each batch
+        self.receipts: list[float] = []  # time the job received each batch
         self.handed = 0
         self.warm = False  # it started its setting's workers
 
-    def samples(self, lo: int) -> int:
-        return sum(count(b) for b in self.items[lo:])
+    def samples(self, lo: int, hi: int | None = None) -> int:
+        return sum(count(b) for b in self.items[lo:hi])
+
+    def steady(self, workers: int, prefetch: int | None) -> tuple[int, float] | None:
+        """(samples, seconds) of the slice's steady part, between receipts of batches: from the first batch
+        whose task was sent after a batch came back (``workers × prefetch_factor`` are sent at the start, and
+        run faster than the loop's own round trips allow) to the head of a later wave (whole waves of
+        ``workers`` batches, the last wave left out: no task follows it). Timing from a receipt to a receipt,
+        never from a request, keeps a wave the step drains from counting in less time than it took; a window
+        that ends inside a wave counts its first batches in no time. None where the slice is too short."""
+        lo = workers * (prefetch or 0) if workers else 0
+        wave = max(1, workers)  # workers hand batches over in waves: both ends at a wave's head
+        hi = lo + wave * ((len(self.items) - wave - lo) // wave)
+        if hi - lo < 2 or len(self.receipts) <= hi or self.receipts[hi] <= self.receipts[lo]:
+            return None
+        return self.samples(lo, hi), self.receipts[hi] - self.receipts[lo]
 
 
 def count(indices: Any) -> int:

@@ -7,9 +7,9 @@ is a plain torch DataLoader over the user's own dataset, collate_fn and worker_i
 generator (its seeds never touch the user's random streams) and its workers kept between its slices. The
 script's loop runs between batches as always, so each slice's time holds the user's real step.
 
-A slice's rate counts the batches after the pipeline's first fill (the first ``num_workers`` batches arrive
-together, and a candidate's first slice starts its workers inside that fill: its first wait beside the later
-slices' is the start-up, reported apart). Where the budget cannot give every candidate ``TARGET_SLICES``
+A slice's rate is timed between receipts of whole waves of batches (:meth:`.tune_slices.Slice.steady`); a
+slice that starts a candidate's workers is start-up, never a rate (its first wait beside the later slices'
+is the start-up, reported apart). Where the budget cannot give every candidate ``TARGET_SLICES``
 slices, the ones a guess ranks last are not tried (``PRIORITY``). Tuning stops when
 its time budget is spent or every candidate left has ``ROUNDS`` measured slices; candidates far behind the
 leader are dropped after ``MIN_ROUNDS`` rounds. The measured best (:func:`~loaderlab.trace.diagnosis.tuning.
@@ -96,6 +96,7 @@ class Tuner:
             s = self.slice
             s.requests.append(now)
             batch = next(self.cands[s.who].iterator)
+            s.receipts.append(time.perf_counter())
         except StopIteration:
             raise
         except Exception as exc:  # noqa: BLE001 - a tried setting's failure must not end the job
@@ -156,17 +157,15 @@ class Tuner:
         """The fewest batches a slice of ``setting`` needs: past its first fill (``num_workers`` batches come
         together) and past what it was sent at the start (``num_workers × prefetch_factor``), with room to time."""
         k = setting.num_workers
-        return max(3 * k + 2, k * (setting.prefetch_factor or 0) + 2, 3)
+        return max(k * (setting.prefetch_factor or 0) + 3 * k, 3)
 
     def _end_slice(self, now: float) -> None:
         s, self.slice = self.slice, None
         cand = self.cands[s.who]
-        lo = min(max(1, cand.setting.num_workers), len(s.items) - 2)
-        warm = s.warm
-        measured = lo >= 1 and len(s.items) >= 3 and now > s.requests[lo]
-        cand.slices.append({"round": s.round, "samples": s.samples(lo) if measured else 0,
-                            "seconds": round(now - s.requests[lo], 6) if measured else 0.0,
-                            "warm": warm, "batches": len(s.items)})
+        steady = s.steady(cand.setting.num_workers, cand.setting.prefetch_factor)
+        cand.slices.append({"round": s.round, "samples": steady[0] if steady else 0,
+                            "seconds": round(steady[1], 6) if steady else 0.0, "warm": s.warm,
+                            "batches": len(s.items)})
         self.spent = now - self.started
         if self.slice_batches is None and s.who == 0:
             self._plan(s, now)
@@ -185,8 +184,8 @@ class Tuner:
     def _plan(self, first: Slice, now: float) -> None:
         """Slice length and budget from the job's own first slice: its time per batch, steps included,
         after its first fill (so without its workers' start-up)."""
-        lo = min(max(1, self.own.num_workers), len(first.items) - 2)
-        per_batch = (now - first.requests[lo]) / (len(first.items) - lo) if len(first.requests) > lo \
+        steady = first.steady(self.own.num_workers, self.own.prefetch_factor)
+        per_batch = steady[1] / steady[0] * (first.samples(0) / len(first.items)) if steady \
             else (now - first.started) / len(first.items)
         try:
             epoch_batches = len(self.loader.batch_sampler if self.loader.batch_sampler is not None

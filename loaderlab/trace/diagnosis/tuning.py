@@ -5,8 +5,8 @@ Twin of nothing in torch. Reads a loader's ``tuning`` record (written by :mod:`l
 ``{"own": SETTING, "candidates": [{"setting": SETTING, "startup_s": S | null, "slices": [SLICE...]}],
 "budget_s", "spent_s", "slice_batches", "stopped", "adopted": INDEX | null}`` where a SETTING is
 ``{"num_workers", "prefetch_factor", "pin_memory"}`` and a SLICE is ``{"round", "samples", "seconds",
-"warm"}``: ``samples`` handed to the job in ``seconds`` of its steady part (from the request for the
-batch after the pipeline's first fill to the end of the slice's last step). A warm slice started its
+"warm"}``: ``samples`` handed to the job in ``seconds`` of its steady part (between receipts of whole
+waves of batches, the user's step included: :meth:`loaderlab.jobs.tune_slices.Slice.steady`). A warm slice started its
 workers: they come up one after another, so the first ones work ahead while the last start, and the batches
 after the fill arrive faster than the steady rate: a warm slice is never a rate. Its first batch's wait,
 beside the later slices', gives the start-up.

@@ -14,7 +14,6 @@ without your step". Knows nothing of files, plotly or streamlit.
 from __future__ import annotations
 
 import time
-import warnings
 from dataclasses import dataclass
 from statistics import median
 from typing import Any
@@ -24,6 +23,7 @@ import torch.utils.data
 
 from .candidates import Setting
 from .patch import torch_iter
+from .tune_slices import plain_loader
 
 ROUNDS = 3
 
@@ -73,20 +73,6 @@ def variants(loader: torch.utils.data.DataLoader, adopted: Setting) -> list[dict
     return out
 
 
-def _trial_loader(loader: torch.utils.data.DataLoader, adopted: Setting, variant: dict[str, Any],
-                  feed: list) -> torch.utils.data.DataLoader:
-    workers = adopted.num_workers
-    # a private generator: the worker seed torch draws at each iter() must not come from the user's streams
-    common = dict(num_workers=workers, collate_fn=loader.collate_fn, pin_memory=adopted.pin_memory,
-                  in_order=variant.get("in_order", loader.in_order), generator=torch.Generator().manual_seed(0))
-    if workers:
-        common.update(prefetch_factor=adopted.prefetch_factor, persistent_workers=True,
-                      worker_init_fn=loader.worker_init_fn, multiprocessing_context=loader.multiprocessing_context)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return torch.utils.data.DataLoader(loader.dataset, batch_sampler=feed, **common)
-
-
 class _Feed(list):
     """A trial loader's batch sampler: the slice it is given (a list, refilled before each ``iter()``)."""
 
@@ -100,7 +86,7 @@ def measure_loader_only(loader: torch.utils.data.DataLoader, adopted: Setting, s
     n = len(loader.dataset)
     gen = torch.Generator().manual_seed(0)
     feeds = [_Feed() for _ in found]
-    trials = [_trial_loader(loader, adopted, v, f) for v, f in zip(found, feeds)]
+    trials = [plain_loader(loader, adopted, f, in_order=v.get("in_order")) for v, f in zip(found, feeds)]
     slices: list[list[dict[str, Any]]] = [[] for _ in found]
     started = time.perf_counter()
     try:

@@ -32,26 +32,33 @@ class Feed:
         return len(self.items)
 
 
+def plain_loader(loader: torch.utils.data.DataLoader, setting: Setting, feed: Any, batched: bool = True,
+                 in_order: bool | None = None) -> torch.utils.data.DataLoader:
+    """A plain torch DataLoader over the user's dataset, collate_fn, worker_init_fn and context with
+    ``setting``, fed by ``feed`` (a batch sampler, or a sampler where ``batched`` is False). Its generator is
+    private: the worker seed torch draws at each ``iter()`` never comes from the user's streams. Its workers
+    persist, so they start once however many slices it serves."""
+    workers = setting.num_workers
+    common = dict(num_workers=workers, collate_fn=loader.collate_fn, pin_memory=setting.pin_memory,
+                  timeout=loader.timeout if workers else 0, generator=torch.Generator().manual_seed(0),
+                  in_order=loader.in_order if in_order is None else in_order)
+    if workers:
+        common.update(prefetch_factor=setting.prefetch_factor, persistent_workers=True,
+                      worker_init_fn=loader.worker_init_fn, multiprocessing_context=loader.multiprocessing_context)
+    with warnings.catch_warnings():  # torch's worker-count warning is the tuner's business, not the job's
+        warnings.simplefilter("ignore")
+        if batched:
+            return torch.utils.data.DataLoader(loader.dataset, batch_sampler=feed, **common)
+        return torch.utils.data.DataLoader(loader.dataset, sampler=feed, batch_size=None, **common)
+
+
 class Candidate:
     """A plain torch DataLoader with one candidate setting over the user's dataset (see the docstring)."""
 
     def __init__(self, loader: torch.utils.data.DataLoader, setting: Setting) -> None:
         self.setting = setting
         self.feed = Feed()
-        workers = setting.num_workers
-        common = dict(num_workers=workers, collate_fn=loader.collate_fn, pin_memory=setting.pin_memory,
-                      timeout=loader.timeout if workers else 0, in_order=loader.in_order,
-                      generator=torch.Generator().manual_seed(0))
-        if workers:
-            common.update(prefetch_factor=setting.prefetch_factor, persistent_workers=True,
-                          worker_init_fn=loader.worker_init_fn, multiprocessing_context=loader.multiprocessing_context)
-        with warnings.catch_warnings():  # torch's worker-count warning is the tuner's business, not the job's
-            warnings.simplefilter("ignore")
-            if loader.batch_sampler is not None:
-                self.loader = torch.utils.data.DataLoader(loader.dataset, batch_sampler=self.feed, **common)
-            else:
-                self.loader = torch.utils.data.DataLoader(loader.dataset, sampler=self.feed, batch_size=None,
-                                                          **common)
+        self.loader = plain_loader(loader, setting, self.feed, batched=loader.batch_sampler is not None)
         self.iterator: Any = None
         self.slices: list[dict[str, Any]] = []
         self.first_waits: list[float] = []  # each slice's wait for its first batch

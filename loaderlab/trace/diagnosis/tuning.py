@@ -55,7 +55,7 @@ def tuning_choice(record: dict[str, Any]) -> TuningChoice:
     cands = record.get("candidates") or []
     own = rates(cands[0]) if cands else []
     measured = [(median(r), i) for i, c in enumerate(cands) if len(r := rates(c)) >= MIN_ROUNDS]
-    if len(own) < MIN_ROUNDS or not measured:
+    if len(own) < MIN_ROUNDS or not [i for _, i in measured if i != 0]:  # nothing to weigh the own against
         return TuningChoice(0, None, 0, 0, True)
     _, best = max(measured)
     if best == 0:

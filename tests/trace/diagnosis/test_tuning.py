@@ -53,6 +53,14 @@ def test_a_small_gain_keeps_the_settings_and_says_so():
     assert not any("Suggestion (measured" in line for line in lines)
 
 
+def test_only_the_own_setting_measured_is_too_few_rounds_not_keep_your_settings():
+    rec = record(cand(OWN, [100, 100, 100]), cand(TWO, []))
+    assert tuning_choice(rec).speedup is None
+    lines = tuning_lines(rec)
+    assert any(line.startswith("Too few rounds to tell") for line in lines)
+    assert not any(line.startswith("Keep your settings") for line in lines)
+
+
 def test_too_few_rounds_ask_for_a_larger_budget():
     rec = record(cand(OWN, [100]), cand(TWO, []))
     assert tuning_choice(rec).speedup is None

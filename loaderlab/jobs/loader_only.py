@@ -23,7 +23,7 @@ import torch.utils.data
 
 from .candidates import Setting
 from .patch import torch_iter
-from .tune_slices import plain_loader
+from .tune_slices import plain_loader, Slice
 
 ROUNDS = 3
 
@@ -97,7 +97,7 @@ def measure_loader_only(loader: torch.utils.data.DataLoader, adopted: Setting, s
                 order = torch.randint(0, n, (slice_samples,), generator=gen).tolist()
                 size = variant["batch_size"]
                 feed[:] = [order[j:j + size] for j in range(0, len(order), size)]
-                slices[i].append(_one_slice(trial, feed, step, adopted.num_workers, r))
+                slices[i].append(_one_slice(trial, feed, step, adopted, r))
     except TimeoutError:
         pass
     finally:
@@ -110,14 +110,16 @@ def measure_loader_only(loader: torch.utils.data.DataLoader, adopted: Setting, s
             "variants": [{"change": v, "slices": s} for v, s in zip(found, slices)]}
 
 
-def _one_slice(trial, feed: list, step: StepCost, workers: int, round_: int) -> dict[str, Any]:
-    lo = min(max(1, workers), len(feed) - 2) if len(feed) >= 3 else 0
-    requests = []
+def _one_slice(trial, feed: list, step: StepCost, adopted: Setting, round_: int) -> dict[str, Any]:
+    """One variant's slice, timed as the in-job tuner times its slices (:meth:`.tune_slices.Slice.steady`);
+    its first slice started its workers and is start-up, never a rate."""
+    s = Slice(0, list(feed), time.perf_counter(), round_)
+    s.warm = adopted.num_workers > 0 and trial._iterator is None
     it = torch_iter(trial)
-    for batch_indices in range(len(feed)):
-        requests.append(time.perf_counter())
+    for indices in feed:
         next(it)
-        step.run(len(feed[batch_indices]))
-    end = time.perf_counter()
-    samples = sum(len(b) for b in feed[lo:])
-    return {"round": round_, "samples": samples, "seconds": round(end - requests[lo], 6), "batches": len(feed)}
+        s.receipts.append(time.perf_counter())
+        step.run(len(indices))
+    steady = s.steady(adopted.num_workers, adopted.prefetch_factor)
+    return {"round": round_, "samples": steady[0] if steady else 0, "seconds": round(steady[1], 6) if steady else 0.0,
+            "warm": s.warm, "batches": len(feed)}

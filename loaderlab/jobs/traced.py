@@ -69,8 +69,7 @@ class LoaderTrace:
     def _clone(self, setting: dict[str, Any] | None = None) -> torch.utils.data.DataLoader:
         tuned = {}
         if setting is not None:  # run --tune: the adopted setting, fed the epoch's index batches
-            index_sampler = self.loader.batch_sampler if self.loader.batch_sampler is not None else self.loader.sampler
-            self.indices = _Resumable(index_sampler)
+            self.indices = _Resumable(self.loader._index_sampler)
             tuned = dict(setting=setting, generator=torch.Generator().manual_seed(0), indices=self.indices)
         clone = traced_clone(self.loader, self.tracer, self.channel.queue, self.dial, **tuned)
         if clone.num_workers > 0 and self.stacks_dir is not None:
@@ -120,8 +119,7 @@ class LoaderTrace:
         it tunes and by the clone with the adopted setting after."""
         if not self.tuner.done:
             self.tuner.end_epoch(time.perf_counter())  # a slice the script cut short with a break
-        index_sampler = self.loader.batch_sampler if self.loader.batch_sampler is not None else self.loader.sampler
-        indices = iter(index_sampler)
+        indices = iter(self.loader._index_sampler)  # torch's own choice: the batch sampler, else the sampler
         if not (self.loader.persistent_workers and self.loader.num_workers > 0 and self.seed_drawn):
             torch.empty((), dtype=torch.int64).random_(generator=self.loader.generator)
         self.seed_drawn = True

@@ -100,7 +100,6 @@ class Slice:
 
     def __init__(self, who: int, items: list, started: float, round_: int) -> None:
         self.who, self.items, self.started, self.round = who, items, started, round_
-        self.requests: list[float] = []  # time of the job's request for each batch
         self.receipts: list[float] = []  # time the job received each batch
         self.handed = 0
         self.warm = False  # it started its setting's workers

@@ -94,7 +94,6 @@ class Tuner:
             if self.slice is None:
                 self._start_slice(indices, now)
             s = self.slice
-            s.requests.append(now)
             batch = next(self.cands[s.who].iterator)
             s.receipts.append(time.perf_counter())
         except StopIteration:
@@ -138,8 +137,7 @@ class Tuner:
         who = self.order[self.turn]
         if who not in self.cands:
             self.cands[who] = Candidate(self.loader, self.settings[who])
-        fill = self._fill(self.settings[who])
-        n = self.slice_batches or max(FIRST_SLICE, fill)  # the job's own first slice plans the others
+        n = self.slice_batches or max(FIRST_SLICE, self._min_batches(self.settings[who]))  # the job's own first slice plans the others
         items, self.pushback = self.pushback[:n], self.pushback[n:]
         items += [b for _, b in zip(range(n - len(items)), indices)]
         if not items:
@@ -153,7 +151,7 @@ class Tuner:
         return self.slice_s is not None and s.handed >= lo + 2 and now - s.started > 2 * self.slice_s
 
     @staticmethod
-    def _fill(setting: Setting) -> int:
+    def _min_batches(setting: Setting) -> int:
         """The fewest batches a slice of ``setting`` needs: past its first fill (``num_workers`` batches come
         together) and past what it was sent at the start (``num_workers × prefetch_factor``), with room to time."""
         k = setting.num_workers
@@ -188,15 +186,14 @@ class Tuner:
         per_batch = steady[1] / steady[0] * (first.samples(0) / len(first.items)) if steady \
             else (now - first.started) / len(first.items)
         try:
-            epoch_batches = len(self.loader.batch_sampler if self.loader.batch_sampler is not None
-                                else self.loader.sampler)
+            epoch_batches = len(self.loader._index_sampler)
         except TypeError:
             epoch_batches = 0
         if self.budget_s is None:
             self.budget_s = self.budget[1] * epoch_batches * per_batch if epoch_batches else 30.0
         per_slice = self.budget_s / (len(self.settings) * TARGET_SLICES)
         per_slice = self.slice_s = min(max(per_slice, SLICE_S[0]), SLICE_S[1])
-        deepest = max(self._fill(s) for s in self.settings)
+        deepest = max(self._min_batches(s) for s in self.settings)
         self.slice_batches = max(deepest, FIRST_SLICE, math.ceil(per_slice / max(per_batch, 1e-6)))
         if epoch_batches:  # every setting gets two slices within an epoch where the epoch allows it
             self.slice_batches = max(deepest, min(self.slice_batches, epoch_batches // (2 * len(self.settings))))

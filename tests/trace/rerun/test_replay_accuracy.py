@@ -19,8 +19,8 @@ import warnings
 
 import pytest
 
-from loaderlab.trace.rerun import replay
-from loaderlab.trace.diagnosis import summarise
+from loaderlab.trace.rerun.replayer import replay
+from loaderlab.trace.diagnosis.summary import summarise
 
 from tests.helpers.planted import record_cause
 
@@ -30,7 +30,10 @@ ROUNDS = 5
 
 # cause, change, the band the replayed / real speed-up must land in
 CASES = [("ipc", {"num_workers": 0}, 0.55, 1.8),
-         ("startup", {"num_workers": 0}, 0.33, 3.0)]  # 16 batches in 2 ms: one pre-emption doubles a run
+         # 16 batches in 2 ms: one pre-emption doubles a run. The CI's box replayed 69-140x against a real
+         # 330-390x in all five rounds (0.28x; 0.5x here, alone or after the timing suite): the band's floor stays
+         # above the 0.07-0.22x of the bug it guards against.
+         ("startup", {"num_workers": 0}, 0.25, 3.0)]
 
 
 def _rate(frame) -> float:

@@ -39,7 +39,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from loaderlab.engine import events as ev  # noqa: E402
-from loaderlab.trace.core import EVENT_COLUMNS  # noqa: E402
+from loaderlab.trace.core.frame import EVENT_COLUMNS  # noqa: E402
 
 MAIN_PID = 1000
 
@@ -190,10 +190,10 @@ def peak_rss_mb() -> float:
 
 
 def _step(step: str, trace: str, work: str) -> dict:
-    from loaderlab.trace.files import load_trace, save_trace
+    from loaderlab.trace.files.io import load_trace, save_trace
 
     if step == "save":  # as a run writes it: one chunk (here an epoch) at a time; the time includes making them
-        from loaderlab.trace.files import TraceWriter
+        from loaderlab.trace.files.columnar import TraceWriter
         n_events, epochs = int(os.environ["BIG_TRACE_EVENTS"]), int(os.environ["BIG_TRACE_EPOCHS"])
         start, cpu, rows = time.perf_counter(), time.process_time(), 0
         meta = big_meta(n_events, epochs=epochs)
@@ -224,13 +224,13 @@ def _step(step: str, trace: str, work: str) -> dict:
         return {"s": loaded, "cpu_s": time.process_time() - cpu}
     start, cpu = time.perf_counter(), time.process_time()
     if step == "report":
-        from loaderlab.trace.diagnosis import report_text
+        from loaderlab.trace.diagnosis.report import report_text
         report_text(frame)
     elif step == "findings":
-        from loaderlab.trace.diagnosis import all_findings
+        from loaderlab.trace.diagnosis.findings import all_findings
         all_findings(frame)
     elif step == "export":
-        from loaderlab.trace.export import save_chrome_trace
+        from loaderlab.trace.export.chrome import save_chrome_trace
         save_chrome_trace(frame, os.path.join(work, "chrome.json"))
     elif step == "page" and PAGE_RENDER is not None:
         PAGE_RENDER(frame)

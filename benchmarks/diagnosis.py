@@ -25,10 +25,11 @@ import warnings
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from loaderlab.trace.rerun import in_worker, replay
-from loaderlab.trace.diagnosis import suggest  # noqa: E402
-from loaderlab.trace.diagnosis import summarise  # noqa: E402
-from loaderlab.trace.diagnosis import verdict  # noqa: E402
+from loaderlab.trace.rerun.calibration import in_worker
+from loaderlab.trace.rerun.replayer import replay
+from loaderlab.trace.diagnosis.suggestions import suggest  # noqa: E402
+from loaderlab.trace.diagnosis.summary import summarise  # noqa: E402
+from loaderlab.trace.diagnosis.bottleneck import verdict  # noqa: E402
 from tests.helpers.planted import Tiny, record_cause  # noqa: E402
 
 REPLAY_SAMPLES = 2000  # a long trace: the first samples of each epoch tell the rate

@@ -18,7 +18,7 @@ ROOT = __import__("pathlib").Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from loaderlab.jobs import follow, read  # noqa: E402
-from loaderlab.trace.files import TraceWriter  # noqa: E402
+from loaderlab.trace.files.columnar import TraceWriter  # noqa: E402
 from tests.jobs.test_follow import META, chunk  # noqa: E402
 
 

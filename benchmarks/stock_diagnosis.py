@@ -38,7 +38,8 @@ from torch.nn.utils.rnn import pad_sequence  # noqa: E402
 from torch.utils.data import DataLoader, Dataset, TensorDataset  # noqa: E402
 
 import loaderlab  # noqa: E402
-from loaderlab.trace.diagnosis import suggest, verdict  # noqa: E402
+from loaderlab.trace.diagnosis.bottleneck import verdict  # noqa: E402
+from loaderlab.trace.diagnosis.suggestions import suggest
 
 
 def spin(ms: float) -> None:

@@ -57,9 +57,9 @@ def pin_rows(frame) -> list[tuple[int, int, float, int, str]]:
 
 
 def show(name: str, frame, loop: ToGpu, seconds: float) -> list:
-    from loaderlab.trace.core import size_text
-    from loaderlab.trace.diagnosis import summarise
-    from loaderlab.trace.diagnosis import verdict
+    from loaderlab.trace.core.payload import size_text
+    from loaderlab.trace.diagnosis.summary import summarise
+    from loaderlab.trace.diagnosis.bottleneck import verdict
 
     rows = pin_rows(frame)
     s = summarise(frame)

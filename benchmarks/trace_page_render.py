@@ -30,7 +30,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from loaderlab.engine import events as ev  # noqa: E402
-from loaderlab.trace.core import EVENT_COLUMNS  # noqa: E402
+from loaderlab.trace.core.frame import EVENT_COLUMNS  # noqa: E402
 
 MAIN_PID = 1000
 LAST_CPU_S = float("nan")  # CPU time of the last page_render_seconds

@@ -19,7 +19,7 @@ import torch  # noqa: E402
 
 import loaderlab  # noqa: E402
 from loaderlab import DataLoader  # noqa: E402
-from loaderlab.trace.core import events_of  # noqa: E402
+from loaderlab.trace.core.run import events_of  # noqa: E402
 
 
 def startups(loaders: int, workers: int) -> list[float]:

@@ -52,9 +52,9 @@ class _Progress:
 
 
 def cmd_record(args: argparse.Namespace) -> None:
-    from ..trace.files import save_trace
-    from ..trace.recording import record
-    from ..trace.recording import SampleGuess
+    from ..trace.files.io import save_trace
+    from ..trace.recording.recorder import record
+    from ..trace.recording.sample_guess import SampleGuess
 
     folder = os.path.dirname(os.path.abspath(args.output))
     if not os.path.isdir(folder):  # checked first: a long recording should not be lost to a typo
@@ -80,8 +80,8 @@ def cmd_record(args: argparse.Namespace) -> None:
 
 def _record_ranks(args: argparse.Namespace, factory: Callable[..., Any], name: str) -> None:
     """``record --world-size N``: the ranks and their merge live in :mod:`loaderlab.trace.ranks.launch`."""
-    from ..trace.files import save_trace
-    from ..trace.ranks import DistributedRunError, record_ranks
+    from ..trace.files.io import save_trace
+    from ..trace.ranks.launch import DistributedRunError, record_ranks
 
     try:
         frame = record_ranks(factory, args.world_size, args.epochs, max_batches=args.batches,
@@ -106,7 +106,7 @@ def _load(path: str, loader: str | None = None, *, compact: bool = False) -> Any
     """A trace file, a folder or glob of rank traces (``run`` under torchrun); ``loader``: keep that one.
     ``compact``: a single ``.lltrace`` file is read as the compact table (:func:`loaderlab.jobs.read.load_any`)."""
     from ..jobs.read import load_any, select_loader
-    from ..trace.files import TraceFileError
+    from ..trace.files.columnar_read import TraceFileError
 
     try:
         frame = load_any(path, compact=compact and COMPACT_LOAD)
@@ -129,11 +129,11 @@ def _write(save: Callable[[Any, str], None], frame: Any, path: str) -> None:
 
 
 def cmd_report(args: argparse.Namespace) -> None:
-    from ..trace.diagnosis import report_text
+    from ..trace.diagnosis.report import report_text
 
     from ..jobs.read import select_loader
 
-    from ..trace.core import shared_tables
+    from ..trace.core.cache import shared_tables
 
     wanted = getattr(args, "suggestions", False)  # the model's suggestions (the compact table serves them too)
     frame = _load(args.trace, getattr(args, "loader", None), compact=True)
@@ -154,7 +154,7 @@ def cmd_report(args: argparse.Namespace) -> None:
 
 def _suggestions(frame: Any) -> list | None:
     """The predicted suggestions of a trace's verdict (None for a multi-rank trace: one verdict per rank)."""
-    from ..trace.diagnosis import suggest
+    from ..trace.diagnosis.suggestions import suggest
 
     return None if "rank" in getattr(frame, "columns", ()) else suggest(frame)
 
@@ -164,7 +164,7 @@ def _report_json(frame: Any, names: list, args: argparse.Namespace) -> None:
     import json
 
     from ..jobs.read import select_loader
-    from ..trace.diagnosis import diagnose
+    from ..trace.diagnosis.document import diagnose
 
     def one(part: Any) -> dict:
         return diagnose(part, args.lang,
@@ -176,7 +176,7 @@ def _report_json(frame: Any, names: list, args: argparse.Namespace) -> None:
 
 
 def cmd_export(args: argparse.Namespace) -> None:
-    from ..trace.export import save_chrome_trace
+    from ..trace.export.chrome import save_chrome_trace
 
     from ..jobs.read import select_loader
 
@@ -203,7 +203,7 @@ def _cut_export(args: argparse.Namespace) -> tuple[Any, dict] | None:
     """A cut of one ``.lltrace`` file, read without its whole table (a 10 M-event trace's table is 0.7 GB):
     (the rows the cut keeps, the cuts with the whole table's ``origin_ns``); None: load the whole table."""
     from ..jobs.read import load_cut, survey_for_cut
-    from ..trace.files import TraceFileError
+    from ..trace.files.columnar_read import TraceFileError
 
     picked = survey_for_cut(args.trace, getattr(args, "loader", None))
     if picked is None:
@@ -239,8 +239,8 @@ def _export_cuts(length: float, epochs: list[int], args: argparse.Namespace) -> 
 def _rate(frame: Any) -> tuple[float, str]:
     """(batches per second, the loop's wait as the report and the pages word it) of a trace, from its summary
     (the one definition of both: the report's, the pages', the verdict's)."""
-    from ..trace.tables import SECONDS_SPEC
-    from ..trace.diagnosis import summarise
+    from ..trace.tables.waits import SECONDS_SPEC
+    from ..trace.diagnosis.summary import summarise
 
     found = summarise(frame)
     rate = found.batches_per_s if found.batches_per_s == found.batches_per_s else 0.0
@@ -248,8 +248,8 @@ def _rate(frame: Any) -> tuple[float, str]:
 
 
 def cmd_replay(args: argparse.Namespace) -> None:
-    from ..trace.rerun import model_note, replay
-    from ..trace.files import save_trace
+    from ..trace.rerun.replayer import model_note, replay
+    from ..trace.files.io import save_trace
 
     frame = _load(args.trace)
     changes = {name: value for name, value in (("num_workers", args.num_workers),
@@ -267,7 +267,7 @@ def cmd_replay(args: argparse.Namespace) -> None:
     print("changed: " + ", ".join(f"{k}={v}" for k, v in changes.items()))
     print(f"recorded: {rate_a:8.1f} batches/s, loop waited {wait_a}")
     print(f"replayed: {rate_b:8.1f} batches/s, loop waited {wait_b}  ({rate_b / rate_a if rate_a else float('nan'):.2f}x)")
-    from ..trace.core import as_run
+    from ..trace.core.run import as_run
 
     print(model_note(as_run(out).extra["replay_model"]))
 

@@ -146,8 +146,8 @@ def cmd_stacks(args: argparse.Namespace) -> None:
 
 def cmd_merge(args: argparse.Namespace) -> None:
     from ..jobs.read import files, load_one, merge
-    from ..trace.files import TraceWriter
-    from ..trace.files import TraceFileError
+    from ..trace.files.columnar import TraceWriter
+    from ..trace.files.columnar_read import TraceFileError
 
     try:
         paths = [path for name in args.inputs for path in files(name)]

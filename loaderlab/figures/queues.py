@@ -16,7 +16,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ..trace.tables import Snapshots
+from ..trace.tables.stays import Snapshots
 from .style import STEP, play_pause, slider_beside
 
 # Batches are coloured by the worker that made them; not the stage colours, which mean "what", not "who".

@@ -14,7 +14,7 @@ from __future__ import annotations
 import pandas as pd
 import plotly.graph_objects as go
 
-from ..trace.tables import CAPPED_IDLE, MARK
+from ..trace.tables.timeline import CAPPED_IDLE, MARK
 from .style import STAGE_COLOURS, lane_name
 
 COLOURS = {**STAGE_COLOURS, CAPPED_IDLE: "#f4b6b6"}

@@ -15,7 +15,7 @@ from itertools import pairwise
 
 import plotly.graph_objects as go
 
-from ..trace.tables import Journey  # the batch's path, read in the trace layer; this module draws it
+from ..trace.tables.journey import Journey  # the batch's path, read in the trace layer; this module draws it
 from .style import BARE_TEMPLATE, BOX_FONT, LINE_SPACING, MIN_FIGURE_PX, STAGE_COLOURS, boxed_lines, text_px
 
 # The boxes, left to right; the two per-worker ones get one box per worker, stacked.

@@ -17,8 +17,9 @@ from typing import Any
 
 import pandas as pd
 
-from ..trace.files import COLUMNAR_SUFFIX as EXTENSION, is_columnar, load_trace, read_columnar, TraceFileError
-from ..trace.core import EVENT_COLUMNS, time_sorted
+from ..trace.files.columnar_read import is_columnar, read_columnar, TraceFileError
+from ..trace.files.io import COLUMNAR_SUFFIX as EXTENSION, load_trace
+from ..trace.core.frame import EVENT_COLUMNS, time_sorted
 
 LOADER = "loader"  # the column naming each event's DataLoader
 
@@ -69,7 +70,7 @@ def survey_for_cut(path: str, loader: str | None) -> tuple[Any, str | None] | No
     without the whole table in memory. None where that cannot be done: a JSON trace, a folder or glob, a name
     that is not one of the file's loaders, several loaders and no ``loader`` — the caller loads the whole
     table, whose checks say what is wrong."""
-    from ..trace.files import survey
+    from ..trace.files.cut_read import survey
 
     try:
         # a JSON trace is not columnar: the survey's head check refuses it (TraceFileError)
@@ -90,7 +91,7 @@ def survey_for_cut(path: str, loader: str | None) -> tuple[Any, str | None] | No
 def load_cut(path: str, found: Any, loader: str | None, cuts: dict) -> pd.DataFrame:
     """The table of only the rows an export's ``cuts`` (``start_s``, ``end_s``, ``epoch``) keeps, as
     :func:`load_one` then :func:`select_loader` give the whole table (see :func:`survey_for_cut`)."""
-    from ..trace.files import read_cut
+    from ..trace.files.cut_read import read_cut
 
     try:
         frame, meta = read_cut(path, found, loader, **cuts)
@@ -102,7 +103,7 @@ def load_cut(path: str, found: Any, loader: str | None, cuts: dict) -> pd.DataFr
 
 def _with_meta(frame: pd.DataFrame, meta: dict[str, Any], path: str) -> pd.DataFrame:
     """What ``load_trace`` makes of the table and meta it read (its checks included), without reading again."""
-    from ..trace.files import columnar_frame
+    from ..trace.files.io import columnar_frame
 
     return columnar_frame(frame, meta, path)
 
@@ -156,7 +157,7 @@ def load_any(path: str, *, compact: bool = False) -> pd.DataFrame:
 
 def merge(frames: list[pd.DataFrame], paths: list[str]) -> pd.DataFrame:
     """Rank traces → one multi-rank trace, in the order of the rank each file names (else the given order)."""
-    from ..trace.ranks import merge_rank_frames
+    from ..trace.ranks.launch import merge_rank_frames
 
     ranks = [(f.attrs.get("job") or {}).get("rank") for f in frames]
     if all(isinstance(r, int) for r in ranks):

@@ -20,8 +20,8 @@ import pandas as pd
 
 from ..engine import events as ev
 from ..engine.records import as_int, RecordTracer
-from ..trace.core import events_frame, tracer_frame
-from ..trace.files import TraceWriter
+from ..trace.core.frame import events_frame, tracer_frame
+from ..trace.files.columnar import TraceWriter
 
 FLUSH_EVERY_S = 0.5  # how much of a job a SIGKILL can lose (plus a worker's own 0.02 s buffer)
 RECENT_BATCHES = 256  # batches whose fetch records are remembered to drop repeats

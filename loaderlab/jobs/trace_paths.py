@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import os
 
-from ..trace.files import COLUMNAR_SUFFIX as EXTENSION, TraceFileError
+from ..trace.files.columnar_read import TraceFileError
+from ..trace.files.io import COLUMNAR_SUFFIX as EXTENSION
 from . import read
 
 SUFFIXES = (EXTENSION, ".json")  # the only files the dashboard reads from the server's disk

@@ -28,7 +28,7 @@ from typing import Any, Iterator
 import torch
 import torch.utils.data
 
-from ..trace.diagnosis import MIN_ROUNDS, rates, setting_text, tuning_choice
+from ..trace.diagnosis.tuning import MIN_ROUNDS, rates, setting_text, tuning_choice
 from ..engine.cores import cpu_count
 from .candidates import Setting, candidates, own_setting
 from .loader_only import measure_loader_only, StepCost, variants

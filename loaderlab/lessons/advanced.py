@@ -11,8 +11,9 @@ from __future__ import annotations
 import pandas as pd
 
 from ..engine import events as ev
-from ..trace.tables import label_audit, stage_spans
-from ..trace.core import main_pid, normal, rows
+from ..trace.tables.audits import label_audit
+from ..trace.tables.waits import stage_spans
+from ..trace.core.lookups import main_pid, normal, rows
 from .lesson import BASE, config_of, Lesson, loader_settings, Outcome
 from .runs import distributed_run, timeout_run
 

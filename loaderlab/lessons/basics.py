@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..trace.tables import padding_audit, samples
-from ..trace.core import sampler_order
+from ..trace.tables.audits import padding_audit, samples
+from ..trace.core.lookups import sampler_order
 from .lesson import BASE, Lesson, Outcome, loader_settings, try_run
 
 

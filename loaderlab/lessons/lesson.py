@@ -16,7 +16,7 @@ from typing import Any
 import pandas as pd
 
 from ..scenarios.run import RunConfig, build_loader, run
-from ..trace.core import as_run, Run
+from ..trace.core.run import as_run, Run
 
 # Cheap settings every RunConfig lesson starts from: a run of well under a second on 2 cores.
 BASE: dict[str, Any] = {"n_samples": 24, "batch_size": 4, "cost_ms": 1.0, "consumer_ms": 1.0, "num_workers": 2}

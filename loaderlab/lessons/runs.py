@@ -18,8 +18,10 @@ from ..engine.loader import DataLoader
 from ..engine.shutdown import shutdown_workers
 from ..scenarios.datasets import label_and_length
 from ..scenarios.run import build_loader, Consumer, RunConfig
-from ..trace.core import as_run, events_frame, loader_settings, Run, sampler_order, time_sorted
-from ..trace.recording import record
+from ..trace.core.frame import events_frame, loader_settings, time_sorted
+from ..trace.core.lookups import sampler_order
+from ..trace.core.run import as_run, Run
+from ..trace.recording.recorder import record
 from .lesson import Outcome
 
 WORKER_INITS = ("none", "fixed", "initial_seed")

@@ -12,9 +12,14 @@ import math
 
 import pandas as pd
 
-from ..trace.core import as_run, hand_overs, kinds, normal, rows
-from ..trace.tables import batch_latency, queue_depths, samples, stage_spans, wait_totals, worker_processes
-from ..trace.diagnosis import correctness_findings
+from ..trace.core.lookups import hand_overs, normal, rows
+from ..trace.core.run import as_run
+from ..trace.core import kinds
+from ..trace.tables.audits import samples
+from ..trace.tables.processes import worker_processes
+from ..trace.tables.stays import queue_depths
+from ..trace.tables.waits import batch_latency, stage_spans, wait_totals
+from ..trace.diagnosis.findings import correctness_findings
 from .lesson import BASE, Lesson, loader_settings
 from .runs import seeding_run
 

@@ -22,7 +22,7 @@ import threading
 from typing import Any
 
 from ..engine.interrupt import Abandoned, RunGuard
-from ..trace.recording import LiveSnapshot, LiveView
+from ..trace.recording.live import LiveSnapshot, LiveView
 from .queue import FairQueue, Ticket
 from .run import RunConfig, RunFailed, run
 

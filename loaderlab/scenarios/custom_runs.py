@@ -16,8 +16,8 @@ import torch
 
 from ..engine.loader import DataLoader
 from ..engine.sampler import WeightedRandomSampler
-from ..trace.recording import record
-from ..trace.core import as_run, Run
+from ..trace.recording.recorder import record
+from ..trace.core.run import as_run, Run
 from .datasets import Workload, label_and_length
 from .run import Consumer, RunConfig, build_loader, labels_and_lengths, stamp_run
 

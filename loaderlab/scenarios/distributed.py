@@ -18,8 +18,8 @@ import torch
 import torch.distributed as dist
 
 from ..engine.loader import DataLoader
-from ..trace.ranks import check_world_size, record_ranks, WORLD_SIZES
-from ..trace.core import as_run, to_frame
+from ..trace.ranks.launch import check_world_size, record_ranks, WORLD_SIZES
+from ..trace.core.run import as_run, to_frame
 from . import sources
 from .datasets import TableDataset, Workload, label_and_length
 

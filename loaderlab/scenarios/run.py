@@ -26,9 +26,10 @@ from ..engine.collate import default_collate
 from ..engine.interrupt import RunGuard, UnsentResult
 from ..engine.loader import DataLoader
 from ..engine.sampler import WeightedRandomSampler
-from ..trace.tables import failure_site, Site, site_sentence, stop_report, unsent_site
-from ..trace.core import kinds, Run
-from ..trace.recording import record_session
+from ..trace.tables.faults import failure_site, Site, site_sentence, stop_report, unsent_site
+from ..trace.core.run import Run
+from ..trace.core import kinds
+from ..trace.recording.session import record_session
 from . import sources
 from .datasets import (FAULTS, IN_WORKERS_ONLY, BucketBatchSampler, FaultCollate, TableDataset, TableStream,
                        Workload, inverse_frequency_weights, label_and_length, pad_collate)

@@ -1,7 +1,8 @@
 """From events to answers: recording runs, tidy pandas tables, the diagnosis, files and exports.
 
-The public face of the trace layer: every name below is imported from the sub-package that holds it on first
-use. The sub-packages, imports running one way (each imports only those before it):
+The public face of the trace layer (the only one inside it): every name below is imported from the module that
+defines it on first use. The sub-packages have no faces: code inside and outside the layer imports a name from its
+module. The sub-packages, imports running one way (each imports only those before it):
 
 - :mod:`.core` — the Run, the event frame, lookups, finding kinds, the Finding type, payload, the cache;
 - :mod:`.files` — JSON and columnar trace files, compact tables, cuts;
@@ -19,34 +20,34 @@ streamlit.
 from ..faces import lazy_face
 
 _HOMES = {
-    "EVENT_COLUMNS": ".core",
-    "Run": ".core",
-    "Finding": ".core",
-    "Severity": ".core",
-    "events_frame": ".core",
-    "Verdict": ".diagnosis",
-    "all_findings": ".diagnosis",
-    "diagnose": ".diagnosis",
-    "report_text": ".diagnosis",
-    "suggest": ".diagnosis",
-    "summarise": ".diagnosis",
-    "verdict": ".diagnosis",
-    "save_chrome_trace": ".export",
-    "to_chrome_trace": ".export",
-    "TraceFileError": ".files",
-    "load_trace": ".files",
-    "save_trace": ".files",
-    "record": ".recording",
-    "replay": ".rerun",
-    "batch_latency": ".tables",
-    "label_audit": ".tables",
-    "main_wait": ".tables",
-    "padding_audit": ".tables",
-    "queue_depths": ".tables",
-    "stage_spans": ".tables",
-    "throughput": ".tables",
-    "wait_totals": ".tables",
-    "worker_utilisation": ".tables",
+    "EVENT_COLUMNS": ".core.frame",
+    "Run": ".core.run",
+    "Finding": ".core.findings",
+    "Severity": ".core.findings",
+    "events_frame": ".core.frame",
+    "Verdict": ".diagnosis.bottleneck",
+    "all_findings": ".diagnosis.findings",
+    "diagnose": ".diagnosis.document",
+    "report_text": ".diagnosis.report",
+    "suggest": ".diagnosis.suggestions",
+    "summarise": ".diagnosis.summary",
+    "verdict": ".diagnosis.bottleneck",
+    "save_chrome_trace": ".export.chrome",
+    "to_chrome_trace": ".export.chrome",
+    "TraceFileError": ".files.columnar_read",
+    "load_trace": ".files.io",
+    "save_trace": ".files.io",
+    "record": ".recording.recorder",
+    "replay": ".rerun.replayer",
+    "batch_latency": ".tables.waits",
+    "label_audit": ".tables.audits",
+    "main_wait": ".tables.waits",
+    "padding_audit": ".tables.audits",
+    "queue_depths": ".tables.stays",
+    "stage_spans": ".tables.waits",
+    "throughput": ".tables.waits",
+    "wait_totals": ".tables.waits",
+    "worker_utilisation": ".tables.utilisation",
 }
 
 __all__ = sorted(_HOMES)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ..trace.core import Severity
+from ..trace.core.findings import Severity
 
 BOX = {Severity.ERROR: st.error, Severity.WARNING: st.warning, Severity.INFO: st.info}
 

@@ -21,23 +21,12 @@ from ..figures.depths import depth_figure
 from ..figures.label_counts import label_counts_figure
 from ..figures.overview import overview_figure
 from ..figures.timeline import timeline_figure
-from ..trace.tables import (
-    bin_edges,
-    BINS,
-    cut_window,
-    depth_bins,
-    depths_in_window,
-    label_counts,
-    label_share_bins,
-    LABEL_WINDOW,
-    queue_depths,
-    skeleton,
-    stage_spans,
-    STAGES,
-    worker_busy_bins,
-)
-from ..trace.export import to_chrome_trace
-from ..trace.files import trace_document
+from ..trace.tables.bins import (bin_edges, BINS, cut_window, depth_bins, depths_in_window, label_counts,
+                                 label_share_bins, LABEL_WINDOW, skeleton, worker_busy_bins)
+from ..trace.tables.stays import queue_depths
+from ..trace.tables.waits import stage_spans, STAGES
+from ..trace.export.chrome import to_chrome_trace
+from ..trace.files.io import trace_document
 from ..engine import events as ev
 from .texts import t
 

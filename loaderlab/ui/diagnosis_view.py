@@ -13,7 +13,8 @@ from typing import Any
 
 import streamlit as st
 
-from ..trace.diagnosis import CONSUMER, has_sample_costs, NONE, suggest, verdict, Verdict, why_none
+from ..trace.diagnosis.bottleneck import CONSUMER, NONE, verdict, Verdict
+from ..trace.diagnosis.suggestions import has_sample_costs, suggest, why_none
 from .texts import language, t
 
 

@@ -16,18 +16,9 @@ from ..figures.partitions import (
     rank_timeline_figure,
 )
 from ..scenarios.distributed import DistConfig, MAX_EPOCHS, MAX_WORKERS_PER_RANK, run
-from ..trace.ranks import (
-    assignments,
-    coverage,
-    DistributedRunError,
-    label_counts,
-    order_repeats,
-    rank_findings,
-    rank_spans,
-    rank_summary,
-    rank_throughput,
-    WORLD_SIZES,
-)
+from ..trace.ranks.analysis import (assignments, coverage, label_counts, order_repeats, rank_findings, rank_spans,
+                                    rank_summary, rank_throughput)
+from ..trace.ranks.launch import DistributedRunError, WORLD_SIZES
 from .language import page_setup
 from .settings import run_lock, running
 from .texts import language, t

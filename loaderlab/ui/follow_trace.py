@@ -20,8 +20,8 @@ import pandas as pd
 import streamlit as st
 
 from ..jobs import follow, stacks, trace_paths
-from ..trace.files import TraceFileError
-from ..trace.core import as_run
+from ..trace.files.columnar_read import TraceFileError
+from ..trace.core.run import as_run
 from .job_trace import pick_loader
 from .outcome import show_warnings
 from .texts import t

@@ -20,7 +20,7 @@ from ..figures.tour import (
     journey_notes,
     tour_figure,
 )
-from ..trace.tables import batch_journey, handed_batches
+from ..trace.tables.journey import batch_journey, handed_batches
 from .language import page_setup
 from .outcome import show_warnings
 from .settings import cached_run, sidebar_config, torch_code

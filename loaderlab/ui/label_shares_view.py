@@ -16,10 +16,10 @@ import pandas as pd
 import streamlit as st
 
 from ..figures.label_shares import label_shares_figure
-from ..trace.core import as_run, events_of
-from ..trace.diagnosis import sampling_findings
-from ..trace.ranks import by_rank
-from ..trace.tables import label_distributions
+from ..trace.core.run import as_run, events_of
+from ..trace.diagnosis.sampling_checks import sampling_findings
+from ..trace.ranks.analysis import by_rank
+from ..trace.tables.label_shares import label_distributions
 from .texts import language, t
 
 WHICH = ("dataset", "intended", "received")

@@ -26,8 +26,10 @@ from ..figures.padding import padding_fraction_figure
 from ..figures.queues import queue_depth_figure
 from ..figures.timeline import timeline_figure
 from ..lessons import frame_of, Lesson, LESSONS
-from ..trace.tables import label_audit, padding_audit, queue_depths, stage_spans, STAGES
-from ..trace.core import normal, prefetch_cap, trace_end
+from ..trace.tables.audits import label_audit, padding_audit
+from ..trace.tables.stays import queue_depths
+from ..trace.tables.waits import stage_spans, STAGES
+from ..trace.core.lookups import normal, prefetch_cap, trace_end
 from .language import page_setup
 from .outcome import show_warnings
 from .query_settings import to_query

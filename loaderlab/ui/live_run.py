@@ -20,8 +20,8 @@ from ..scenarios.background import RunRegistry
 from ..scenarios.limits import DEFAULTS, LimitError, limits
 from ..scenarios.queue import FairQueue
 from ..scenarios.run import RunConfig
-from ..trace.recording import LiveSnapshot
-from ..trace.core import UserStopped
+from ..trace.recording.live import LiveSnapshot
+from ..trace.core.run import UserStopped
 from .texts import t
 from .waiting_line import checkpoint, wait_turn
 

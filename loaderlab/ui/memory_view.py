@@ -10,8 +10,8 @@ import pandas as pd
 import streamlit as st
 
 from ..figures.memory import memory_figure
-from ..trace.diagnosis import memory_findings
-from ..trace.tables import memory_table
+from ..trace.diagnosis.findings import memory_findings
+from ..trace.tables.memory import memory_table
 from .texts import language, t
 from .alerts import show
 

@@ -12,8 +12,9 @@ import pandas as pd
 import streamlit as st
 
 from ..figures.timeline import timeline_figure
-from ..trace.tables import Site, stage_spans
-from ..trace.core import Run, Stop, TimeCapped, UserStopped
+from ..trace.tables.faults import Site
+from ..trace.tables.waits import stage_spans
+from ..trace.core.run import Run, Stop, TimeCapped, UserStopped
 from .texts import t
 
 

@@ -21,8 +21,8 @@ from ..figures.padding import (
     padding_totals,
 )
 from ..scenarios.run import RunConfig, draws_only, labels_and_lengths
-from ..trace.tables import padding_audit, samples
-from ..trace.diagnosis import padding_findings
+from ..trace.tables.audits import padding_audit, samples
+from ..trace.diagnosis.findings import padding_findings
 from .language import page_setup
 from .outcome import show_warnings
 from ..scenarios.custom_runs import default_collate_error

@@ -11,9 +11,10 @@ import math
 import streamlit as st
 
 from ..figures.queues import queue_animation_figure, queue_depth_figure
-from ..trace.tables import queue_depths, queue_snapshots
-from ..trace.core import kinds, shared_tables
-from ..trace.diagnosis import stall_findings
+from ..trace.tables.stays import queue_depths, queue_snapshots
+from ..trace.core.cache import shared_tables
+from ..trace.core import kinds
+from ..trace.diagnosis.findings import stall_findings
 from .language import page_setup
 from .outcome import show_warnings
 from .settings import cached_run, sidebar_config, torch_code

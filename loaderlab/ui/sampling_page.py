@@ -25,9 +25,9 @@ from ..figures.labels import (
 from ..scenarios import sources
 from ..scenarios.datasets import inverse_frequency_weights
 from ..scenarios.run import RunConfig, draws_only, labels_and_lengths
-from ..trace.core import Run
-from ..trace.tables import label_audit
-from ..trace.diagnosis import label_findings
+from ..trace.core.run import Run
+from ..trace.tables.audits import label_audit
+from ..trace.diagnosis.findings import label_findings
 from .language import page_setup
 from .outcome import show_warnings
 from ..scenarios.custom_runs import weights_run

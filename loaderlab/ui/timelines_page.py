@@ -18,19 +18,12 @@ import streamlit as st
 from ..figures.sweep import sweep_figure
 from ..figures.timeline import COLOURS, timeline_figure
 from ..scenarios.run import run, RunConfig
-from ..trace.tables import (
-    capped_idle,
-    loop_wait,
-    LoopWait,
-    MARKED_KINDS,
-    SECONDS_SPEC,
-    stage_spans,
-    throughput,
-    timeline_spans,
-    worker_utilisation,
-)
-from ..trace.core import kinds, shared_tables
-from ..trace.diagnosis import all_findings
+from ..trace.tables.timeline import MARKED_KINDS, timeline_spans
+from ..trace.tables.utilisation import capped_idle, worker_utilisation
+from ..trace.tables.waits import loop_wait, LoopWait, SECONDS_SPEC, stage_spans, throughput
+from ..trace.core.cache import shared_tables
+from ..trace.core import kinds
+from ..trace.diagnosis.findings import all_findings
 from .language import page_setup
 from .live_run import outcome as recorded
 from .outcome import show_warnings

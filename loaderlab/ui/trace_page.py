@@ -20,11 +20,14 @@ from ..figures.label_counts import label_counts_figure
 from .label_shares_view import show_label_shares
 from ..figures.timeline import timeline_figure
 from ..scenarios.run import RunConfig
-from ..trace.tables import label_audit, queue_depths, stage_spans, STAGES
-from ..trace.export import to_chrome_trace
-from ..trace.diagnosis import all_findings
-from ..trace.files import load_trace_bytes, trace_document, TraceFileError
-from ..trace.core import as_run, to_frame
+from ..trace.tables.audits import label_audit
+from ..trace.tables.stays import queue_depths
+from ..trace.tables.waits import stage_spans, STAGES
+from ..trace.export.chrome import to_chrome_trace
+from ..trace.diagnosis.findings import all_findings
+from ..trace.files.columnar_read import TraceFileError
+from ..trace.files.io import load_trace_bytes, trace_document
+from ..trace.core.run import as_run, to_frame
 from .big_trace import is_big, json_bytes, show_big
 from .language import page_setup
 from .outcome import show_warnings

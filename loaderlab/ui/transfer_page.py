@@ -14,7 +14,7 @@ import torch
 
 from ..figures.transfer import breakdown, transfer_timeline_figure, transfer_totals_figure
 from ..scenarios.run import RunConfig
-from ..trace.core import Run
+from ..trace.core.run import Run
 from ..scenarios.transfer import (
     DEFAULT_GBPS,
     MODES,

@@ -1,9 +1,10 @@
 """The "Your trace" page's ``run --tune`` section: the measured table as a chart, then the report's own
 sentences (the suggestion or "keep your settings", what the rest of the job ran with).
 
-Wiring only: :func:`loaderlab.trace.diagnosis.tuning_table` and :func:`~loaderlab.trace.diagnosis.tuning_lines`
-decide (the report prints the same), :func:`loaderlab.figures.tuning.tuning_figure` draws, the words come from
-``ui/texts/tuning`` and ``loaderlab/texts/tuning``. Shown only for a trace of ``run --tune``.
+Wiring only: :func:`loaderlab.trace.diagnosis.tuning.tuning_table` and
+:func:`~loaderlab.trace.diagnosis.tuning.tuning_lines` decide (the report prints the same),
+:func:`loaderlab.figures.tuning.tuning_figure` draws, the words come from ``ui/texts/tuning`` and
+``loaderlab/texts/tuning``. Shown only for a trace of ``run --tune``.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any
 import streamlit as st
 
 from ..figures.tuning import tuning_figure
-from ..trace.diagnosis import tuning_lines, tuning_table
+from ..trace.diagnosis.tuning import tuning_lines, tuning_table
 from .texts import language, t
 
 

@@ -18,7 +18,7 @@ import pytest
 
 from loaderlab import DataLoader, record
 from loaderlab.cli import main
-from loaderlab.trace.files import load_trace, save_trace
+from loaderlab.trace.files.io import load_trace, save_trace
 from tests.helpers.datasets import MapDataset
 
 REPO = Path(__file__).resolve().parents[2]
@@ -227,7 +227,7 @@ def test_replay_reruns_with_new_settings_and_saves(in_workdir, capsys):
 
 
 def test_replay_words_the_recorded_wait_as_the_report_does(in_workdir, capsys):
-    from loaderlab.trace.tables import loop_wait
+    from loaderlab.trace.tables.waits import loop_wait
 
     assert main(["replay", "given.json", "--num-workers", "1"]) == 0
     recorded = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("recorded:"))
@@ -273,8 +273,8 @@ def test_user_errors_are_one_line(in_workdir, capsys, args, fragment):
 
 
 def test_report_shows_the_waiting_the_verdict_and_the_page_show(in_workdir, capsys):
-    from loaderlab.trace.tables import loop_wait
-    from loaderlab.trace.files import load_trace
+    from loaderlab.trace.tables.waits import loop_wait
+    from loaderlab.trace.files.io import load_trace
 
     assert main(["report", "given.json"]) == 0
     out = capsys.readouterr().out

@@ -13,7 +13,8 @@ import pytest
 from loaderlab import DataLoader, record
 from loaderlab.cli import commands, main
 from loaderlab.jobs.read import load_any
-from loaderlab.trace.files import load_trace, save_trace, TraceWriter
+from loaderlab.trace.files.columnar import TraceWriter
+from loaderlab.trace.files.io import load_trace, save_trace
 from tests.helpers.datasets import MapDataset
 from tests.helpers.planted import record_cause
 

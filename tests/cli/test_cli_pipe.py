@@ -96,7 +96,7 @@ def test_a_report_whose_reader_goes_away_ends_quietly(reports, key):
 def test_the_exit_works_without_a_file_behind_stdout(monkeypatch, tmp_path):
     """In-process callers (tests, notebooks) have a stdout with no file: the reader's end is still quiet."""
     from loaderlab import DataLoader, cli, record
-    from loaderlab.trace.files import save_trace
+    from loaderlab.trace.files.io import save_trace
     from tests.helpers.datasets import MapDataset
 
     save_trace(record(DataLoader(MapDataset(6), batch_size=2)), tmp_path / "t.json")

@@ -12,7 +12,8 @@ import torch
 from loaderlab import cli
 from loaderlab.scenarios.distributed import DistConfig, run
 from loaderlab.trace.ranks import analysis as dd
-from loaderlab.trace.files import load_trace, load_trace_bytes, save_trace, trace_document, TraceFileError
+from loaderlab.trace.files.columnar_read import TraceFileError
+from loaderlab.trace.files.io import load_trace, load_trace_bytes, save_trace, trace_document
 
 FACTORY = textwrap.dedent("""
     import torch

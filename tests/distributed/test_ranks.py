@@ -15,7 +15,7 @@ import psutil
 import pytest
 
 from loaderlab.scenarios.distributed import DistConfig, RankLoader
-from loaderlab.trace.ranks import DistributedRunError, record_ranks
+from loaderlab.trace.ranks.launch import DistributedRunError, record_ranks
 
 from .factories import FailingRank, all_reduce_step, die_on_rank_1, hang, raise_in_factory, seed_per_rank
 

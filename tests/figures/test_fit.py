@@ -19,7 +19,7 @@ from loaderlab.figures.memory import memory_figure
 from loaderlab.figures.partitions import partition_figure
 from loaderlab.figures.style import LINE_SPACING, MIN_FIGURE_PX, text_px, wrap_px
 from loaderlab.figures.tour import BOX_NAME_KEYS, NOTE_KEYS, SEGMENTS, tour_figure
-from loaderlab.trace.tables import Journey
+from loaderlab.trace.tables.journey import Journey
 from loaderlab.ui.texts import EN, KO
 
 LEAST_MARGIN = 40  # px beside an axis that carries numbers, before automargin grows it

@@ -11,7 +11,7 @@ from loaderlab.figures.labels import (MAX_FRAMES, batch_counts, coverage_figure,
                                       label_batches_figure, share_figure)
 from loaderlab.scenarios.datasets import inverse_frequency_weights
 from loaderlab.scenarios.run import RunConfig, labels_and_lengths, run
-from loaderlab.trace.tables import label_audit
+from loaderlab.trace.tables.audits import label_audit
 from loaderlab.scenarios.custom_runs import weights_run
 
 WORDS = dict(x_title="batch", y_title="samples", y_title_grouped="samples per {g} batches", hover="h",

@@ -10,7 +10,7 @@ import pytest
 from loaderlab.figures.padding import (first_batches, padding_fraction_figure, padding_grid, padding_grid_figure,
                                        padding_totals)
 from loaderlab.scenarios.run import RunConfig, run
-from loaderlab.trace.tables import padding_audit, samples
+from loaderlab.trace.tables.audits import padding_audit, samples
 from loaderlab.scenarios.custom_runs import default_collate_error
 
 DOCSTRINGS = RunConfig(source="stdlib_docstrings", collate="pad", cost_ms=0.0, consumer_ms=0.0, num_workers=0,

@@ -13,7 +13,8 @@ import pytest
 
 from loaderlab.figures.queues import queue_animation_figure, queue_depth_figure, row_label, WORKER_COLOURS
 from loaderlab.scenarios.run import run, RunConfig
-from loaderlab.trace.tables import queue_depths, queue_snapshots, queue_stays, waits
+from loaderlab.trace.tables.stays import queue_depths, queue_snapshots, queue_stays
+from loaderlab.trace.tables import waits
 from loaderlab.trace.tables.stays import MAX_FRAMES, queue_rows
 
 SMALL = dict(n_samples=48, batch_size=4, num_workers=2, cost_ms=1, consumer_ms=2)

@@ -14,10 +14,12 @@ import pytest
 
 from loaderlab.figures.timeline import MARK_COLOUR, timeline_figure
 from loaderlab.scenarios.run import run, RunConfig
-from loaderlab.trace.tables import CAPPED_IDLE, MARK, timeline_spans, waits, worker_utilisation
+from loaderlab.trace.tables.timeline import CAPPED_IDLE, MARK, timeline_spans
+from loaderlab.trace.tables.utilisation import worker_utilisation
+from loaderlab.trace.tables import waits
 from loaderlab.trace.core import kinds
-from loaderlab.trace.core import Finding
-from loaderlab.trace.diagnosis import stall_findings
+from loaderlab.trace.core.findings import Finding
+from loaderlab.trace.diagnosis.findings import stall_findings
 from loaderlab.trace.tables.timeline import split_idle
 
 SMALL = dict(n_samples=48, batch_size=4, num_workers=2, cost_ms=1, consumer_ms=2)

@@ -15,9 +15,10 @@ import pytest
 
 from loaderlab.figures.tour import (BOX_NAME_KEYS, BOXES, HIGHLIGHT, journey_notes, NOTE_KEYS, SEGMENTS,
                                     tour_figure)
-from loaderlab.trace.tables import batch_journey, handed_batches, main_wait
+from loaderlab.trace.tables.journey import batch_journey, handed_batches
+from loaderlab.trace.tables.waits import main_wait
 from loaderlab.scenarios.run import run, RunConfig
-from loaderlab.trace.core import hand_overs, normal
+from loaderlab.trace.core.lookups import hand_overs, normal
 
 SMALL = dict(n_samples=48, batch_size=4, num_workers=2, cost_ms=1, consumer_ms=2)
 # Dataset index 10 sits in task 2 (worker 0): worker 1's task 3 arrives first and parks until task 2 is in.

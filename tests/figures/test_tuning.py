@@ -4,7 +4,7 @@ the own and the best in their colours (the same numbers the report prints)."""
 from __future__ import annotations
 
 from loaderlab.figures.tuning import BEST_COLOUR, OWN_COLOUR, tuning_figure
-from loaderlab.trace.diagnosis import tuning_table
+from loaderlab.trace.diagnosis.tuning import tuning_table
 from tests.trace.diagnosis.test_tuning import cand, FOUR, OWN, record, TWO
 
 

@@ -19,7 +19,7 @@ from torch.utils.data import Dataset, DistributedSampler, IterableDataset, get_w
 import loaderlab
 from loaderlab.engine.events import ListTracer
 from loaderlab.engine.shutdown import shutdown_workers
-from loaderlab.trace.core import events_frame, loader_settings
+from loaderlab.trace.core.frame import events_frame, loader_settings
 
 # --------------------------------------------------------------------------------------------------
 # datasets and the callables workers run

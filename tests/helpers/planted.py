@@ -17,9 +17,9 @@ import torch
 
 import loaderlab
 from loaderlab import DataLoader
-from loaderlab.trace.tables import sample_fetches
+from loaderlab.trace.tables.slow import sample_fetches
 from loaderlab.trace.diagnosis.summary import events
-from loaderlab.trace.core import normal
+from loaderlab.trace.core.lookups import normal
 
 
 class Tiny(torch.utils.data.Dataset):

@@ -9,7 +9,8 @@ waited for a core.
 from __future__ import annotations
 
 from loaderlab.engine import events as ev
-from loaderlab.trace.core import events_frame, Run
+from loaderlab.trace.core.frame import events_frame
+from loaderlab.trace.core.run import Run
 
 MAIN, WORKERS, BATCH, BATCHES = 100, 3, 8, 40
 COST_S, COLLATE_S, STEP_S, PAUSE_S, PAUSE_AT_S = 0.002, 0.0002, 0.0005, 0.11, 0.12

@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 from torch.utils.data import DataLoader, TensorDataset
 
 from loaderlab import record
-from loaderlab.trace.files import TraceWriter
+from loaderlab.trace.files.columnar import TraceWriter
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "7_Your_trace.py")
 

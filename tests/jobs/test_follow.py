@@ -11,7 +11,8 @@ import pandas.testing as pdt
 import pytest
 
 from loaderlab.jobs import follow, read, trace_paths
-from loaderlab.trace.files import read_columnar, TraceFileError, TraceWriter
+from loaderlab.trace.files.columnar import TraceWriter
+from loaderlab.trace.files.columnar_read import read_columnar, TraceFileError
 
 
 def chunk(start: int, n: int, loader: str = "train_loader") -> pd.DataFrame:

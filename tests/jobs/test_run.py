@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from loaderlab.jobs.read import load_any, loader_names, select_loader
-from loaderlab.trace.diagnosis import all_findings
+from loaderlab.trace.diagnosis.findings import all_findings
 from tests.jobs import scripts
 from tests.jobs.runner import TIMEOUT_S, cli, env, run, write
 

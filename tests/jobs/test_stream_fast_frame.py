@@ -12,7 +12,8 @@ from torch.utils.data import DataLoader, Dataset, IterableDataset
 
 from loaderlab.engine import events as ev
 from loaderlab.jobs.stream import _Repeats, chunk_frame, fast_frame
-from loaderlab.trace.recording import EpochDial, EventChannel, SampleGuess, set_process_tracer, traced_clone
+from loaderlab.trace.recording.sample_guess import SampleGuess
+from loaderlab.trace.recording.torch_recorder import EpochDial, EventChannel, set_process_tracer, traced_clone
 
 
 class Rows(Dataset):

@@ -20,10 +20,10 @@ from streamlit.testing.v1 import AppTest
 from loaderlab.engine import events as ev
 from loaderlab.scenarios import limits
 from loaderlab.scenarios.run import RunConfig, RunFailed, build_loader, run
-from loaderlab.trace.export import to_chrome_trace
-from loaderlab.trace.diagnosis import stall_findings
-from loaderlab.trace.files import load_trace, save_trace
-from loaderlab.trace.core import as_run, events_of, StuckWorker, TimeCapped, to_frame
+from loaderlab.trace.export.chrome import to_chrome_trace
+from loaderlab.trace.diagnosis.findings import stall_findings
+from loaderlab.trace.files.io import load_trace, save_trace
+from loaderlab.trace.core.run import as_run, events_of, StuckWorker, TimeCapped, to_frame
 from loaderlab.ui.texts import EN
 
 pytestmark = pytest.mark.timing  # judges a real run's timing: run alone (see pyproject's markers)

@@ -20,7 +20,7 @@ from loaderlab.scenarios.background import RunRegistry
 from loaderlab.scenarios.limits import ServerBusy
 from loaderlab.scenarios.queue import FairQueue
 from loaderlab.scenarios.run import RunConfig
-from loaderlab.trace.core import UserStopped
+from loaderlab.trace.core.run import UserStopped
 
 pytestmark = pytest.mark.timing  # judges a real run's timing: run alone (see pyproject's markers)
 
@@ -177,7 +177,7 @@ class _Quick:
         return not self.elapsed  # done once every look is taken
 
     def snapshot(self):
-        from loaderlab.trace.recording import LiveSnapshot
+        from loaderlab.trace.recording.live import LiveSnapshot
 
         now = int(self.elapsed.pop(0) * 1e9)
         return LiveSnapshot(events=10, batches=2, started_ns=0, last_batch_ns=now, now_ns=now, workers=())

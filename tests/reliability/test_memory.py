@@ -9,12 +9,13 @@ from loaderlab.engine import events as ev
 from loaderlab.engine.memory import rss_bytes, shm_usage, uss_bytes
 from loaderlab.figures.memory import memory_figure
 from loaderlab.scenarios.run import run, RunConfig
-from loaderlab.trace.tables import memory_table, waits
+from loaderlab.trace.tables.memory import memory_table
+from loaderlab.trace.tables import waits
 from loaderlab.trace.diagnosis import findings
-from loaderlab.trace.export import to_chrome_trace
-from loaderlab.trace.files import load_trace, save_trace
+from loaderlab.trace.export.chrome import to_chrome_trace
+from loaderlab.trace.files.io import load_trace, save_trace
 from loaderlab.trace.tables.memory import MEMORY_COLUMNS
-from loaderlab.trace.core import events_frame
+from loaderlab.trace.core.frame import events_frame
 
 MB = 2**20
 

@@ -17,7 +17,8 @@ import sys
 import pytest
 
 from loaderlab.scenarios.run import preset, PRESET_FINDINGS, PRESETS, run, RunConfig
-from loaderlab.trace.diagnosis import all_findings, verdict
+from loaderlab.trace.diagnosis.bottleneck import verdict
+from loaderlab.trace.diagnosis.findings import all_findings
 
 pytestmark = [pytest.mark.timing, pytest.mark.slow]  # judges real runs' timing: run alone
 

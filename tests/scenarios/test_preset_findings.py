@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from loaderlab.scenarios.run import PRESET_FINDINGS, PRESETS, preset, run
-from loaderlab.trace.diagnosis import all_findings
+from loaderlab.trace.diagnosis.findings import all_findings
 
 PAGES = Path(__file__).resolve().parents[2] / "pages"
 

@@ -1,9 +1,11 @@
-"""The trace layer's shape: sub-packages whose imports run one way, callers outside it that come in through the
-faces, and no private name taken across modules anywhere in loaderlab (issue 27)."""
+"""The trace layer's shape: sub-packages whose imports run one way, one face (``loaderlab.trace``) and names
+imported from the modules that define them (issue 36), and no private name taken across modules anywhere in
+loaderlab (issue 27)."""
 
 from __future__ import annotations
 
 import ast
+import importlib
 from pathlib import Path
 
 
@@ -62,19 +64,28 @@ def test_the_words_know_nothing_of_the_trace_layer():
         assert not [base for base, _, _ in _imports(name, path) if base.startswith("loaderlab.trace")], name
 
 
-def test_code_outside_the_trace_layer_comes_in_through_its_faces():
-    # tests may reach a module to test it; the product's code asks the faces
-    faces = {"loaderlab.trace", *(f"loaderlab.trace.{name}" for name in ORDER)}
+def test_a_name_is_imported_from_the_module_that_defines_it_or_from_the_trace_face():
+    # the sub-packages have no faces: an import from one names its modules (``from ..core import kinds``), never a
+    # name its __init__ would have to repeat
+    packages = {f"loaderlab.trace.{name}" for name in ORDER}
+    modules = _modules("loaderlab")
     wrong = []
-    for name, path in _modules("loaderlab", "pages", "benchmarks", "app.py").items():
-        if name.startswith("loaderlab.trace"):
-            continue
+    for name, path in _modules("loaderlab", "pages", "benchmarks", "tests", "app.py").items():
         for base, imported, line in _imports(name, path):
-            if base.startswith("loaderlab.trace") and base not in faces:
-                wrong.append(f"{path.relative_to(REPO)}:{line}: from {base} import {imported}")
-            elif base in faces and f"{base}.{imported}" in _modules("loaderlab") and imported != "kinds":
-                wrong.append(f"{path.relative_to(REPO)}:{line}: the module {base}.{imported}")
+            if base in packages and f"{base}.{imported}" not in modules:
+                wrong.append(f"{path.relative_to(REPO)}:{line}: {imported} from {base}")
     assert wrong == []
+
+
+def test_only_the_trace_layer_itself_has_a_face():
+    faced = [name for name in ORDER
+             if {"__all__", "__getattr__", "_HOMES"} & set(vars(importlib.import_module(f"loaderlab.trace.{name}")))]
+    assert faced == []
+    face = importlib.import_module("loaderlab.trace")
+    for public in face.__all__:  # each home is the module that defines the name, not a re-export
+        value = getattr(face, public)
+        home = face._HOMES[public]
+        assert getattr(value, "__module__", f"loaderlab.trace{home}") == f"loaderlab.trace{home}", public
 
 
 def test_no_module_takes_another_modules_private_name():

@@ -17,7 +17,7 @@ from streamlit.testing.v1 import AppTest
 
 import loaderlab
 from loaderlab.trace.tables import waits
-from loaderlab.trace.diagnosis import verdict
+from loaderlab.trace.diagnosis.bottleneck import verdict
 from loaderlab.ui import big_trace
 
 
@@ -142,7 +142,7 @@ def test_an_uploaded_lltrace_past_the_threshold_opens_on_the_overview(monkeypatc
     """The whole page: upload a columnar trace; its limit is said under the uploader."""
     from pathlib import Path
 
-    from loaderlab.trace.files import save_trace
+    from loaderlab.trace.files.io import save_trace
 
     st.cache_resource.clear()
     monkeypatch.setattr(big_trace, "BIG_EVENTS", 500)

@@ -11,7 +11,7 @@ import json
 import pytest
 
 from loaderlab.scenarios.run import RunConfig, run
-from loaderlab.trace.files import load_trace, save_trace
+from loaderlab.trace.files.io import load_trace, save_trace
 from tests.ui.test_browser import ARGS, ARTIFACTS, CHROMIUM, _settle, server  # noqa: F401 (server: a fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]

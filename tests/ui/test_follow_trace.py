@@ -20,7 +20,7 @@ from torch.utils.data import DataLoader, TensorDataset
 
 from loaderlab import record
 from loaderlab.jobs import stacks
-from loaderlab.trace.files import TraceWriter
+from loaderlab.trace.files.columnar import TraceWriter
 from loaderlab.ui.texts import EN, KO
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "7_Your_trace.py")

@@ -14,8 +14,8 @@ from streamlit.testing.v1 import AppTest
 from torch.utils.data import DataLoader, DistributedSampler, WeightedRandomSampler
 
 import loaderlab
-from loaderlab.trace.files import trace_document
-from loaderlab.trace.ranks import merge_rank_frames
+from loaderlab.trace.files.io import trace_document
+from loaderlab.trace.ranks.launch import merge_rank_frames
 from tests.trace.tables.test_label_shares import LABELS, Said, label_of
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -14,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 from loaderlab.figures.transfer import breakdown
 from loaderlab.scenarios.run import RunConfig, run
 from loaderlab.scenarios.transfer import model_transfers, summarise
-from loaderlab.trace.files import load_trace_bytes, trace_document
+from loaderlab.trace.files.io import load_trace_bytes, trace_document
 from loaderlab.ui.texts import EN, KO, set_language
 from loaderlab.ui.trace_page import build_views, trace_from_upload
 from loaderlab.ui.transfer_page import _verdict, change_text, ms_text

@@ -14,7 +14,7 @@ from streamlit import config as st_config
 from streamlit.testing.v1 import AppTest
 
 from loaderlab.scenarios.run import RunConfig, run
-from loaderlab.trace.files import trace_document
+from loaderlab.trace.files.io import trace_document
 from loaderlab.ui.texts import EN, KO
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,75 +1,18 @@
-"""The core of a trace: the :class:`Run` (an events table with its loader's settings and why it stopped), the
-event frame and its columns, lookups every table is built from, the finding kinds, what a batch carries, and
-the cache of tables computed once per report.
+"""The core of a trace: the Run, the event frame and its columns, the lookups every table is built from, the
+finding type and kinds, what a batch carries, and the cache of tables computed once per report.
+
+No face: import a name from the module that defines it (a name is written once).
+
+- :mod:`.run` — :class:`~.run.Run` (an events table with its loader's settings and why it stopped), ``as_run``,
+  ``events_of``, the stop reasons;
+- :mod:`.frame` — the event columns, ``events_frame``, ``compact_table``, ``loader_settings``;
+- :mod:`.lookups` — ``normal``, ``rows``, ``hand_overs``, ``settings``… the pieces every table is built from;
+- :mod:`.groups` — grouping a big table's rows with numpy (``key_ids``, ``firsts``, ``fold``…);
+- :mod:`.findings`, :mod:`.kinds` — the :class:`~.findings.Finding` type and the finding kinds;
+- :mod:`.payload` — what a batch carries; :mod:`.cache` — tables computed once per report;
+- :mod:`.old_details` — tables recorded before events had typed fields → today's table.
 
 Every other sub-package of :mod:`loaderlab.trace` builds on this one; it imports none of them. Knows the event
-vocabulary (:mod:`loaderlab.engine.events`), numpy, pandas and pyarrow; holds the finding type and kinds
-(:mod:`.findings`, :mod:`.kinds`) but not how a finding is found; nothing of files, plotly or streamlit.
+vocabulary (:mod:`loaderlab.engine.events`), numpy, pandas and pyarrow; holds the finding type and kinds but not
+how a finding is found; nothing of files, plotly or streamlit.
 """
-
-from ...faces import lazy_face
-
-_HOMES = {
-    "Finding": ".findings",
-    "SEVERITIES": ".findings",
-    "Severity": ".findings",
-    "finding": ".findings",
-    "release": ".cache",
-    "shared": ".cache",
-    "shared_tables": ".cache",
-    "ARG_COLUMNS": ".frame",
-    "CATEGORY_COLUMNS": ".frame",
-    "EVENT_COLUMNS": ".frame",
-    "NARROW_COLUMNS": ".frame",
-    "TYPED_COLUMNS": ".frame",
-    "arg_column": ".frame",
-    "compact_table": ".frame",
-    "events_frame": ".frame",
-    "fits_int32": ".frame",
-    "loader_settings": ".frame",
-    "time_sorted": ".frame",
-    "tracer_frame": ".frame",
-    "Gathered": ".groups",
-    "firsts": ".groups",
-    "fold": ".groups",
-    "key_ids": ".groups",
-    "lasts": ".groups",
-    "sorted_runs": ".groups",
-    "tie_sorted": ".groups",
-    "kinds": ".kinds",
-    "batch_indices": ".lookups",
-    "drawn_per_task": ".lookups",
-    "hand_overs": ".lookups",
-    "has_kind": ".lookups",
-    "main_pid": ".lookups",
-    "named_rows": ".lookups",
-    "normal": ".lookups",
-    "pair": ".lookups",
-    "paired_rows": ".lookups",
-    "positions": ".lookups",
-    "prefetch_cap": ".lookups",
-    "rows": ".lookups",
-    "sampler_order": ".lookups",
-    "settings": ".lookups",
-    "trace_end": ".lookups",
-    "from_details": ".old_details",
-    "numbered": ".old_details",
-    "PayloadProbe": ".payload",
-    "recorded_payload": ".payload",
-    "size_text": ".payload",
-    "tree_shape": ".payload",
-    "Run": ".run",
-    "Stop": ".run",
-    "StuckWorker": ".run",
-    "TimeCapped": ".run",
-    "UserStopped": ".run",
-    "as_run": ".run",
-    "events_of": ".run",
-    "frame_of": ".run",
-    "metadata": ".run",
-    "stop_of": ".run",
-    "to_frame": ".run",
-}
-
-__all__ = sorted(_HOMES)
-__getattr__, __dir__ = lazy_face(__name__, _HOMES)

@@ -50,11 +50,13 @@ from typing import Any
 
 from ...engine.cores import cpu_count
 from ...texts import text
-from ..core import as_run, normal, size_text
+from ..core.lookups import normal
+from ..core.payload import size_text
+from ..core.run import as_run
 from .costs import measured_costs, usable
 from .steps import step_medians
 from .predict import calibrated, keeps_up, shortens_steady, STEADY_MIN, worker_limit
-from ..tables import sample_fetches, slow_workers, stragglers
+from ..tables.slow import sample_fetches, slow_workers, stragglers
 from .summary import events, RunSummary, summarise
 
 WORKERS, IPC, STARTUP, STRAGGLER, SLOW_WORKER, CONSUMER, MAIN_PROCESS, PIN_MEMORY, PREFETCH, NONE = (

@@ -23,7 +23,8 @@ from ...engine import events as ev
 from ...engine.cores import cpu_count
 from .steps import step_medians, touch_s
 from .summary import events, RunSummary, summarise
-from ..core import hand_overs, named_rows, normal, paired_rows, rows, shared
+from ..core.cache import shared
+from ..core.lookups import hand_overs, named_rows, normal, paired_rows, rows
 
 # Assumed where the trace cannot measure it, each on the slower side so that a claim may fall short, never
 # overshoot; the measurements behind them: docs/performance.md, "The cost model's assumed figures".

@@ -12,7 +12,7 @@ from typing import Any
 
 from .findings import all_findings
 from .label_report import label_keys
-from ..core import shared_tables
+from ..core.cache import shared_tables
 from .suggestions import suggest, Suggestion, why_none
 from .summary import RunSummary, summarise
 from .tuning import tuning_document, tuning_suggestions

@@ -22,21 +22,15 @@ import numpy as np
 import pandas as pd
 
 from ...texts import EN
-from ..core import (Finding, finding, kinds, named_rows, SEVERITIES, normal, paired_rows, release, rows, settings,
-                    shared_tables)
-from ..tables import (
-    epoch_orders,
-    is_iterable,
-    is_rng,
-    iterable_duplicates,
-    label_audit,
-    memory_checks,
-    padding_audit,
-    per_label,
-    RNG_PREFIX,
-    samples,
-    stall_checks,
-)
+from ..core.cache import release, shared_tables
+from ..core.findings import Finding, finding, SEVERITIES
+from ..core.lookups import named_rows, normal, paired_rows, rows, settings
+from ..core import kinds
+from ..tables.audits import is_iterable, is_rng, label_audit, padding_audit, per_label, RNG_PREFIX, samples
+from ..tables.duplicates import iterable_duplicates
+from ..tables.memory import memory_checks
+from ..tables.orders import epoch_orders
+from ..tables.stalls import stall_checks
 from ...engine import events as ev
 from .bottleneck import CONSUMER, LOADER_BOUND_SHARE, verdict, Verdict, WORKERS
 from .summary import summarise

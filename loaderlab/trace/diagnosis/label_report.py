@@ -14,8 +14,8 @@ from typing import Any
 import pandas as pd
 
 from ...texts import text
-from ..core import as_run, events_of
-from ..ranks import by_rank
+from ..core.run import as_run, events_of
+from ..ranks.analysis import by_rank
 from ..tables.label_shares import label_distributions, labels_json, sources
 
 MAX_LABELS = 10  # per epoch, labels shown in the text report (the JSON has them all)

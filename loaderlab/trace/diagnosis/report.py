@@ -12,12 +12,16 @@ import math
 
 import pandas as pd
 
-from ..ranks import by_rank, rank_findings, world_size
-from ..tables import loop_wait, SECONDS_SPEC, throughput, wait_totals, worker_utilisation
+from ..ranks.analysis import by_rank, rank_findings, world_size
+from ..tables.utilisation import worker_utilisation
+from ..tables.waits import loop_wait, SECONDS_SPEC, throughput, wait_totals
 from ...texts import text
 from .findings import all_findings
 from .label_report import distribution_lines
-from ..core import as_run, events_of, Run, settings, shared_tables, size_text
+from ..core.cache import shared_tables
+from ..core.lookups import settings
+from ..core.payload import size_text
+from ..core.run import as_run, events_of, Run
 from .summary import summarise
 from .bottleneck import verdict, Verdict
 from .tuning import tuning_lines
@@ -151,7 +155,7 @@ MAX_LABELS = 5  # per epoch, the most common labels shown; the rest are counted
 def label_lines(frame, lang: str) -> list[str]:
     """Per epoch, the labels the loop received and their shares (most common first); or that none were
     recorded, and how to record them."""
-    from ..tables import label_audit
+    from ..tables.audits import label_audit
 
     per_epoch = label_audit(frame).per_epoch
     if not len(per_epoch):

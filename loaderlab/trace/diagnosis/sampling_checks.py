@@ -27,8 +27,10 @@ import numpy as np
 import pandas as pd
 
 from ...engine import events as ev
-from ..core import Finding, finding, kinds, normal, positions, settings
-from ..tables import label_audit, samples
+from ..core.findings import Finding, finding
+from ..core.lookups import normal, positions, settings
+from ..core import kinds
+from ..tables.audits import label_audit, samples
 from ..tables.audits import is_iterable
 from ..tables.label_shares import label_distributions, sources
 

@@ -15,7 +15,8 @@ import pandas as pd
 
 from ...engine import events as ev
 from .summary import events
-from ..core import named_rows, normal, paired_rows, shared
+from ..core.cache import shared
+from ..core.lookups import named_rows, normal, paired_rows
 
 # A body that reads its batch in shared memory maps the pages in, one fault per 64 KiB (the kernel's
 # fault-around on a shared mapping): 6-12 µs a fault here (plain torch, 2 workers: 4 faults cost 48 µs more than

@@ -35,7 +35,8 @@ from ...texts import text
 from .costs import ASSUMED, Costs, measured_costs, usable
 from .predict import calibrated, keeps_up, shortens_steady, speedup, worker_limit
 from .summary import events, RunSummary, summarise
-from ..core import as_run, shared_tables
+from ..core.cache import shared_tables
+from ..core.run import as_run
 from .bottleneck import (CONSUMER, in_loop_unseen, IPC, MAIN_PROCESS, NONE, PIN_MEMORY, PREFETCH, SLOW_WORKER, STARTUP,
                          STRAGGLER, Verdict, verdict as find_verdict, WORKERS)
 

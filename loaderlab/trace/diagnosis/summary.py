@@ -37,9 +37,12 @@ import numpy as np
 import pandas as pd
 
 from ...engine import events as ev
-from ..tables import (loop_wait, LoopWait, main_wait, MEASURED, queue_depths, queue_stays, throughput,
-                      worker_utilisation)
-from ..core import as_run, events_of, hand_overs, main_pid, normal, paired_rows, rows, Run, shared
+from ..tables.stays import MEASURED, queue_depths, queue_stays
+from ..tables.utilisation import worker_utilisation
+from ..tables.waits import loop_wait, LoopWait, main_wait, throughput
+from ..core.cache import shared
+from ..core.lookups import hand_overs, main_pid, normal, paired_rows, rows
+from ..core.run import as_run, events_of, Run
 
 STAGE_NAMES = ("fetch", "collate", "move", "pin", "reorder", "step", "startup")
 QUEUE_COLUMNS = ["queue", "items", "depth_p50", "depth_p90", "depth_p99", "depth_max", "stay_p50_s",

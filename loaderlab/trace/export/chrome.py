@@ -34,8 +34,10 @@ from ...engine import events as ev
 from . import chrome_events as ce
 from .chrome_events import (CATEGORY, MAIN_PID, PH_INSTANT, PH_SIDE, PH_SPAN, PIN_TID)  # noqa: F401 (PIN_TID: public)
 from .chrome_text import event_args, flow_texts, instant_name, write_events
-from ..files import LOOP_KINDS, task_ranges, window_keeps
-from ..core import arg_column, as_run, firsts, key_ids, tie_sorted
+from ..files.cuts import LOOP_KINDS, task_ranges, window_keeps
+from ..core.frame import arg_column
+from ..core.groups import firsts, key_ids, tie_sorted
+from ..core.run import as_run
 
 SEED = arg_column(ev.WORKER_READY, "seed")
 WORKER_PID = arg_column(ev.WORKER_START, "worker_pid")

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from ...engine import events as ev
-from ..core import fold, Gathered, sorted_runs
+from ..core.groups import fold, Gathered, sorted_runs
 
 MAIN_PID = 1
 CATEGORY = "loaderlab"

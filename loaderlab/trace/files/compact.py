@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from ..core import CATEGORY_COLUMNS, fits_int32, NARROW_COLUMNS
+from ..core.frame import CATEGORY_COLUMNS, fits_int32, NARROW_COLUMNS
 
 
 TRIM_BYTES = 8 << 20  # a join this big is worth a trim (a small table's load makes no such calls)

@@ -47,7 +47,9 @@ import pandas as pd
 
 from .columnar import TraceWriter
 from .columnar_read import MAGIC, is_columnar, read_columnar, read_columnar_bytes, TraceFileError
-from ..core import compact_table, EVENT_COLUMNS, frame_of, from_details, numbered, Run, TYPED_COLUMNS
+from ..core.frame import compact_table, EVENT_COLUMNS, TYPED_COLUMNS
+from ..core.old_details import from_details, numbered
+from ..core.run import frame_of, Run
 
 FORMAT = "loaderlab-trace"
 VERSION = 1

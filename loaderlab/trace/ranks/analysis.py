@@ -21,8 +21,12 @@ from typing import Any
 import pandas as pd
 
 from ...engine import events as ev
-from ..tables import stage_spans, wait_totals
-from ..core import arg_column, as_run, batch_indices, Finding, finding, kinds, metadata, rows
+from ..tables.waits import stage_spans, wait_totals
+from ..core.findings import Finding, finding
+from ..core.frame import arg_column
+from ..core.lookups import batch_indices, rows
+from ..core.run import as_run, metadata
+from ..core import kinds
 
 ASSIGNMENT_COLUMNS = ("epoch", "rank", "position", "global_position", "batch", "index", "label", "padded")
 SLOW_RANK_RATIO = 2.0  # a rank that waited this much longer for data than the fastest one…

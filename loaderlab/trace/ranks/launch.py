@@ -30,8 +30,9 @@ import pandas as pd
 import psutil
 import torch.multiprocessing as tmp
 
-from ..core import as_run, Run, time_sorted, to_frame
-from ..files import load_trace
+from ..core.frame import time_sorted
+from ..core.run import as_run, Run, to_frame
+from ..files.io import load_trace
 from .process import failure_path, rank_main, RankFailure, RankJob, trace_path
 
 WORLD_SIZES = (2, 3, 4)

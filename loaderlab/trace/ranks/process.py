@@ -24,9 +24,10 @@ import torch.distributed as dist
 import torch.utils.data
 
 from ...engine.loader import DataLoader
-from ..core import as_run, Run, time_sorted, to_frame
-from ..files import save_trace
-from ..recording import record
+from ..core.frame import time_sorted
+from ..core.run import as_run, Run, to_frame
+from ..files.io import save_trace
+from ..recording.recorder import record
 
 HOST = "127.0.0.1"
 RENDEZVOUS_TIMEOUT_S = 120.0  # the longest a rank waits for the others (store, group, collectives)

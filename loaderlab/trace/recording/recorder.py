@@ -20,9 +20,10 @@ from . import torch_recorder as tr
 from .stock_worker import handed_task
 from .bandwidth import host_to_device
 from ...engine.interrupt import RunGuard, UnsentResult
-from ..core import PayloadProbe, Run, to_frame
+from ..core.payload import PayloadProbe
+from ..core.run import Run, to_frame
 from ...engine.records import RecordTracer
-from ..core import loader_settings, tracer_frame
+from ..core.frame import loader_settings, tracer_frame
 from .session import record_session, UnsentBatchError
 from .label_reading import label_sources
 

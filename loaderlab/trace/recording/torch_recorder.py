@@ -42,7 +42,7 @@ from ...engine.fingerprint import identity
 from ...engine.messages import Stop
 from ...engine.worker import WorkerTracer
 from . import stock_worker
-from ..core import tree_shape
+from ..core.payload import tree_shape
 from .sample_guess import rows
 from .sample_keys import keyed_iter
 from .stream_samples import close_open_batch, ContentProbe, OpenBatch

@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...engine.loader import DataLoader
-from ..recording import record
+from ..recording.recorder import record
 from .standin import ReplayCollate, ReplayConsumer, ReplayDataset
 from .workload import collate_s, sample_costs, step_s
 

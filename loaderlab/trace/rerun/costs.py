@@ -16,7 +16,7 @@ import pandas as pd
 import torch
 
 from ...engine.collate import default_collate
-from ..diagnosis import summarise
+from ..diagnosis.summary import summarise
 
 
 def shared_release_s(dataset, batch_size: int, repeats: int = 5) -> float:

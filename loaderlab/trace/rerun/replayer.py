@@ -32,12 +32,12 @@ import torch
 from ...engine import loader as engine_loader
 from ...engine.loader import DataLoader
 from ...texts import text
-from ..recording import record
+from ..recording.recorder import record
 from .calibration import beyond, in_worker
 from .costs import ReplayStartup, shared_release_s
 from .standin import RecordedOrder, ReplayCollate, ReplayConsumer, ReplayDataset, ReplayInfo
 from .workload import measured_workload
-from ..core import as_run, Run, to_frame
+from ..core.run import as_run, Run, to_frame
 
 # record() of a stock torch DataLoader drops the previous batch before batch_yield (not in the step's span)
 STOCK_RECORD = "torch.utils.data.DataLoader"

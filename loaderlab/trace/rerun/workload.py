@@ -13,8 +13,9 @@ from typing import Any
 
 import pandas as pd
 
-from ..core import as_run, events_of, recorded_payload, Run
-from ..diagnosis import batch_costs
+from ..core.payload import recorded_payload
+from ..core.run import as_run, events_of, Run
+from ..diagnosis.costs import batch_costs
 from .costs import BATCH_KEYS, collate_costs, startup_extra, worker_overhead_s
 
 QUIET_QUANTILE = 0.25

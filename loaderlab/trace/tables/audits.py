@@ -20,7 +20,9 @@ import numpy as np
 import pandas as pd
 
 from ...engine import events as ev
-from ..core import firsts, hand_overs, key_ids, normal, positions, sampler_order, settings, shared
+from ..core.cache import shared
+from ..core.groups import firsts, key_ids
+from ..core.lookups import hand_overs, normal, positions, sampler_order, settings
 
 RNG_PREFIX = "rng:"
 SAMPLE_COLUMNS = ["epoch", "batch", "worker", "pid", "index", "label", "length", "t_s"]

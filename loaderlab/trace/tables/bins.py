@@ -18,7 +18,7 @@ import pandas as pd
 
 from ...engine import events as ev
 from .audits import is_class, plain_label
-from ..core import hand_overs, normal
+from ..core.lookups import hand_overs, normal
 from .processes import worker_processes, worker_tasks
 from .stays import queue_depths
 

@@ -28,7 +28,10 @@ from typing import Any
 import pandas as pd
 
 from ...engine import events as ev
-from ..core import arg_column, Finding, finding, kinds, positions
+from ..core.findings import Finding, finding
+from ..core.frame import arg_column
+from ..core.lookups import positions
+from ..core import kinds
 from .audits import is_class, samples
 
 FINGERPRINT = arg_column(ev.FETCH_END, "fingerprint")  # a sample's identity: its keys' or content's

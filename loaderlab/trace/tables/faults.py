@@ -24,7 +24,9 @@ import pandas as pd
 
 from ...engine import events as ev
 from ...engine.interrupt import UnsentResult
-from ..core import arg_column, batch_indices, main_pid, normal, Stop, stop_of, StuckWorker
+from ..core.frame import arg_column
+from ..core.lookups import batch_indices, main_pid, normal
+from ..core.run import Stop, stop_of, StuckWorker
 
 WORKER_PID = arg_column(ev.WORKER_START, "worker_pid")
 SAMPLES = arg_column(ev.FETCH_END, "samples")  # 0: the sample raised

@@ -16,7 +16,8 @@ import numpy as np
 import pandas as pd
 
 from ...engine import events as ev
-from ..core import arg_column, batch_indices, hand_overs, normal, pair, rows, settings
+from ..core.frame import arg_column
+from ..core.lookups import batch_indices, hand_overs, normal, pair, rows, settings
 
 
 @dataclass(frozen=True)

@@ -28,8 +28,10 @@ import numpy as np
 import pandas as pd
 
 from ...engine import events as ev
-from ..core import as_run, normal, positions, shared
-from ..recording import unpacked_weights
+from ..core.cache import shared
+from ..core.lookups import normal, positions
+from ..core.run import as_run
+from ..recording.label_reading import unpacked_weights
 from .audits import is_class, per_label, plain_label, samples
 
 COLUMNS = ["epoch", "which", "label", "count", "share", "low", "high", "estimated", "source"]

@@ -19,7 +19,9 @@ import numpy as np
 import pandas as pd
 
 from ...engine import events as ev
-from ..core import Finding, finding, kinds, named_rows, normal
+from ..core.findings import Finding, finding
+from ..core.lookups import named_rows, normal
+from ..core import kinds
 
 MEMORY_COLUMNS = ["t_s", "worker", "pid", "rss_bytes", "uss_bytes", "shm_used_bytes", "shm_total_bytes"]
 GROWTH_BYTES = 64 * 2**20

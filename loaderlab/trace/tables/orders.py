@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from ...engine import events as ev
-from ..core import named_rows, normal, sampler_order
+from ..core.lookups import named_rows, normal, sampler_order
 
 
 def epoch_orders(frame: pd.DataFrame) -> dict[int, tuple[np.ndarray, np.ndarray]]:

@@ -14,7 +14,10 @@ import numpy as np
 import pandas as pd
 
 from ...engine import events as ev
-from ..core import arg_column, firsts, has_kind, key_ids, lasts, main_pid, normal, positions, rows, shared, trace_end
+from ..core.cache import shared
+from ..core.frame import arg_column
+from ..core.groups import firsts, key_ids, lasts
+from ..core.lookups import has_kind, main_pid, normal, positions, rows, trace_end
 
 
 def _first_own_t(f: pd.DataFrame, kind: str, worker: np.ndarray, pid: np.ndarray, mp: int | None) -> dict:

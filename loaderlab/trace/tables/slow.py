@@ -47,7 +47,9 @@ import numpy as np
 import pandas as pd
 
 from ...engine import events as ev
-from ..core import Finding, finding, kinds, main_pid, named_rows, paired_rows, trace_end
+from ..core.findings import Finding, finding
+from ..core.lookups import main_pid, named_rows, paired_rows, trace_end
+from ..core import kinds
 from .waits import LoopWait, main_wait
 
 MIN_SAMPLES = 5  # a median over fewer says little

@@ -19,7 +19,9 @@ import math
 import pandas as pd
 
 from ...engine import events as ev
-from ..core import Finding, finding, kinds, main_pid, named_rows, rows, trace_end
+from ..core.findings import Finding, finding
+from ..core.lookups import main_pid, named_rows, rows, trace_end
+from ..core import kinds
 from .waits import batch_latency, loop_wait, main_wait
 from .slow import fetches, machine_stall_findings, machine_stalls, sample_fetches, slow_workers, stragglers
 from .processes import worker_processes, worker_tasks

@@ -33,7 +33,8 @@ import numpy as np
 import pandas as pd
 
 from ...engine import events as ev
-from ..core import hand_overs, main_pid, normal, prefetch_cap, rows, settings, shared, trace_end
+from ..core.cache import shared
+from ..core.lookups import hand_overs, main_pid, normal, prefetch_cap, rows, settings, trace_end
 from .processes import worker_tasks
 
 DEPTH_COLUMNS = ["t_s", "queue", "depth"]

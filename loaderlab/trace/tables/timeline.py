@@ -12,7 +12,8 @@ from collections.abc import Iterable
 
 import pandas as pd
 
-from ..core import kinds, normal
+from ..core.lookups import normal
+from ..core import kinds
 from .waits import stage_spans as all_spans
 from .processes import idle_intervals, worker_processes, worker_tasks
 from .utilisation import capped_idle

@@ -21,7 +21,8 @@ import numpy as np
 import pandas as pd
 
 from .stays import queue_depths
-from ..core import normal, prefetch_cap, shared, trace_end
+from ..core.cache import shared
+from ..core.lookups import normal, prefetch_cap, trace_end
 from .processes import idle_intervals, worker_processes, worker_tasks
 
 CAPPED_COLUMNS = ["pid", "worker", "epoch", "start_s", "end_s"]

@@ -26,8 +26,10 @@ import numpy as np
 import pandas as pd
 
 from ...engine import events as ev
-from ..core import (arg_column, drawn_per_task, firsts, hand_overs, key_ids, main_pid, named_rows, normal,
-                    paired_rows, rows, shared, trace_end)
+from ..core.cache import shared
+from ..core.frame import arg_column
+from ..core.groups import firsts, key_ids
+from ..core.lookups import drawn_per_task, hand_overs, main_pid, named_rows, normal, paired_rows, rows, trace_end
 from .processes import idle_intervals, worker_processes
 
 __all__ = ["SECONDS_SPEC", "SHARE_SPEC", "SPAN_COLUMNS", "STAGES", "LoopWait", "batch_latency", "loop_wait", "main_wait",

@@ -7,7 +7,8 @@ import json
 import pytest
 
 from loaderlab.texts import text
-from loaderlab.trace.core import Finding, Severity, finding, kinds
+from loaderlab.trace.core.findings import Finding, Severity, finding
+from loaderlab.trace.core import kinds
 
 
 def test_a_severity_is_the_enum_whatever_the_producer_wrote():

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from loaderlab.trace.core import key_ids
+from loaderlab.trace.core.groups import key_ids
 
 
 @pytest.mark.parametrize("seed", range(5))

@@ -16,7 +16,9 @@ from loaderlab import DataLoader, record
 from loaderlab.engine import events as ev
 from loaderlab.trace.tables import processes
 from loaderlab.trace.core import lookups
-from loaderlab.trace.diagnosis import all_findings, report_text, summarise
+from loaderlab.trace.diagnosis.findings import all_findings
+from loaderlab.trace.diagnosis.report import report_text
+from loaderlab.trace.diagnosis.summary import summarise
 from tests.helpers.datasets import MapDataset
 
 

@@ -13,8 +13,7 @@ import pytest
 from loaderlab.engine.interrupt import Abandoned, StopAsked, TimeCap, UnsentResult
 from loaderlab.trace.core.run import (from_metadata, OtherStop, stop_from_metadata, stop_metadata,
                                       StopRequested, UnsentBatch, Unwatched)
-from loaderlab.trace.core import (as_run, metadata, Run, stop_of, StuckWorker, TimeCapped, to_frame,
-                                  UserStopped)
+from loaderlab.trace.core.run import as_run, metadata, Run, stop_of, StuckWorker, TimeCapped, to_frame, UserStopped
 
 STUCK = StuckWorker(worker=1, pid=4242, index=37, batch=2, since_s=1.25, last_event="fetch_begin", last_index=37,
                     last_ago_s=1.2, stack='File "x.py", line 3, in __getitem__')

@@ -9,9 +9,12 @@ import pandas as pd
 import pytest
 
 from loaderlab import DataLoader, record
-from loaderlab.trace.tables import processes, worker_utilisation
-from loaderlab.trace.core import cache, lookups, shared_tables
-from loaderlab.trace.diagnosis import all_findings, report_text
+from loaderlab.trace.tables.utilisation import worker_utilisation
+from loaderlab.trace.tables import processes
+from loaderlab.trace.core.cache import shared_tables
+from loaderlab.trace.core import cache, lookups
+from loaderlab.trace.diagnosis.findings import all_findings
+from loaderlab.trace.diagnosis.report import report_text
 from tests.helpers.datasets import MapDataset
 
 

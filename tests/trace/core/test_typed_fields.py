@@ -9,9 +9,12 @@ import pandas as pd
 
 from loaderlab import DataLoader, record
 from loaderlab.engine import events as ev
-from loaderlab.trace.core import EVENT_COLUMNS, from_details, hand_overs, numbered, sampler_order
-from loaderlab.trace.files import load_trace, save_trace
-from loaderlab.trace.tables import memory_table, worker_processes
+from loaderlab.trace.core.frame import EVENT_COLUMNS
+from loaderlab.trace.core.lookups import hand_overs, sampler_order
+from loaderlab.trace.core.old_details import from_details, numbered
+from loaderlab.trace.files.io import load_trace, save_trace
+from loaderlab.trace.tables.memory import memory_table
+from loaderlab.trace.tables.processes import worker_processes
 from tests.helpers.datasets import MapDataset
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -123,7 +126,8 @@ def test_the_loop_body_carries_the_main_threads_run_queue_fault_and_cpu_clocks()
 def test_the_analysis_reads_each_kinds_numbers_by_name():
     """``arg_column`` and ``named_rows`` take the names from ``engine.events.ARGS`` (one kind's ``cpu_ns`` is
     another's ``arg2``), and a version 1 trace on disk reads the same names."""
-    from loaderlab.trace.core import arg_column, named_rows
+    from loaderlab.trace.core.frame import arg_column
+    from loaderlab.trace.core.lookups import named_rows
 
     assert arg_column(ev.COLLATE_END, "runqueue_ns") == "arg2" and arg_column(ev.COLLATE_END, "cpu_ns") == "arg0"
     assert arg_column(ev.CONSUMER_END, "cpu_ns") == "arg2" and arg_column(ev.MEMORY, "shm_total") == "arg3"

@@ -10,9 +10,10 @@ import pytest
 import torch
 
 import loaderlab
-from loaderlab.trace.diagnosis import suggest, Verdict
+from loaderlab.trace.diagnosis.bottleneck import Verdict
+from loaderlab.trace.diagnosis.suggestions import suggest
 from loaderlab.trace.diagnosis.suggestions import measured_bandwidth
-from loaderlab.trace.files import load_trace, save_trace
+from loaderlab.trace.files.io import load_trace, save_trace
 from tests.helpers.accelerator import stand_in_accelerator  # noqa: F401 (a fixture)
 
 H200 = {"device": "NVIDIA H200", "nbytes": 64 * 2**20, "pageable_bps": 8.1e9, "pinned_bps": 52e9}

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from loaderlab.cli import main as cli_main
-from loaderlab.trace.files import save_trace
+from loaderlab.trace.files.io import save_trace
 from tests.helpers.planted import record_cause
 
 pytestmark = pytest.mark.timing  # judges a real run's timing: run alone (see pyproject's markers)

@@ -11,7 +11,8 @@ import re
 import pytest
 
 from loaderlab.texts import words
-from loaderlab.trace.diagnosis import findings as F, report_text
+from loaderlab.trace.diagnosis.report import report_text
+from loaderlab.trace.diagnosis import findings as F
 from tests.helpers import faulty
 
 HANGUL = re.compile(r"[가-힣]")

@@ -8,9 +8,11 @@ import functools
 import pytest
 
 from loaderlab.texts import wording, words
-from loaderlab.trace.core import Finding, kinds, lookups
+from loaderlab.trace.core.findings import Finding
+from loaderlab.trace.core import kinds, lookups
 from loaderlab.trace.tables import processes
-from loaderlab.trace.diagnosis import findings as F, report_text
+from loaderlab.trace.diagnosis.report import report_text
+from loaderlab.trace.diagnosis import findings as F
 from tests.helpers import faulty
 
 pytestmark = pytest.mark.timing  # judges a real run's timing: run alone (see pyproject's markers)

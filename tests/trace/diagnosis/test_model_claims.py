@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from loaderlab.trace.diagnosis import summarise
+from loaderlab.trace.diagnosis.summary import summarise
 from loaderlab.trace.diagnosis.bottleneck import in_loop_unseen, Verdict
 from loaderlab.trace.diagnosis.suggestions import candidates, Suggestion
 from tests.helpers.simulated import BATCH, simulate

@@ -14,7 +14,11 @@ import loaderlab
 from loaderlab.texts import words
 from loaderlab.trace.diagnosis.costs import Costs, measured_costs, PAGEABLE_BPS
 from loaderlab.trace.diagnosis.steps import step_medians
-from loaderlab.trace.diagnosis import diagnose, report_text, suggest, summarise, Verdict, verdict
+from loaderlab.trace.diagnosis.bottleneck import Verdict, verdict
+from loaderlab.trace.diagnosis.document import diagnose
+from loaderlab.trace.diagnosis.report import report_text
+from loaderlab.trace.diagnosis.suggestions import suggest
+from loaderlab.trace.diagnosis.summary import summarise
 from loaderlab.trace.diagnosis.findings import stall_findings
 from loaderlab.trace.diagnosis.predict import (
     batch_time,
@@ -285,7 +289,7 @@ def test_a_claim_whose_page_faults_no_trace_shows_is_a_range_from_the_slower_cas
 
 
 def test_the_verdict_and_the_suggestions_read_one_measurement_of_the_costs():
-    from loaderlab.trace.core import shared_tables
+    from loaderlab.trace.core.cache import shared_tables
 
     frame = loaderlab.record(torch.utils.data.DataLoader(InMemory(64), batch_size=8, num_workers=2))
     with shared_tables():  # as a report and a diagnosis run: measured once, whoever hands a summary over

@@ -13,7 +13,12 @@ import pytest
 
 from loaderlab.texts import words
 from loaderlab.texts.wording import placeholders
-from loaderlab.trace.diagnosis import all_findings, bottleneck, diagnose, report_text, summarise, verdict
+from loaderlab.trace.diagnosis.bottleneck import verdict
+from loaderlab.trace.diagnosis.document import diagnose
+from loaderlab.trace.diagnosis.findings import all_findings
+from loaderlab.trace.diagnosis.report import report_text
+from loaderlab.trace.diagnosis.summary import summarise
+from loaderlab.trace.diagnosis import bottleneck
 from loaderlab.trace.diagnosis.bottleneck import Verdict
 from loaderlab.trace.diagnosis.report import diagnosis_lines
 from tests.helpers.simulated import simulate

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from loaderlab.trace.diagnosis import report_text
+from loaderlab.trace.diagnosis.report import report_text
 from tests.helpers import faulty
 
 
@@ -35,6 +35,6 @@ def test_workers_start_up_is_in_seconds(lang, measured, trace):
 
 
 def test_the_json_summary_counts_samples_as_an_integer():
-    from loaderlab.trace.diagnosis import summarise
+    from loaderlab.trace.diagnosis.summary import summarise
     out = summarise(faulty.clean_trace()).as_dict()
     assert out["samples"] == 64 and type(out["samples"]) is int  # 32 samples × 2 epochs (it printed 64.0)

@@ -10,9 +10,11 @@ from torch.utils.data import DataLoader, DistributedSampler, WeightedRandomSampl
 
 import loaderlab
 from loaderlab.trace.core import kinds
-from loaderlab.trace.diagnosis import diagnose, findings as F, report_text
+from loaderlab.trace.diagnosis.document import diagnose
+from loaderlab.trace.diagnosis.report import report_text
+from loaderlab.trace.diagnosis import findings as F
 from loaderlab.trace.diagnosis.sampling_checks import fair_range, sampling_findings
-from loaderlab.trace.ranks import merge_rank_frames
+from loaderlab.trace.ranks.launch import merge_rank_frames
 from tests.trace.tables.test_label_shares import LABELS, Said, label_of
 
 NEW = {kinds.SAMPLER_SHARE_OFF, kinds.MINORITY_MISSING, kinds.CLASS_WEIGHTS_PER_SAMPLE,

@@ -7,7 +7,9 @@ import pytest
 
 from loaderlab.trace.diagnosis.costs import measured_costs
 from loaderlab.trace.diagnosis.suggestions import candidates
-from loaderlab.trace.diagnosis import suggest, summarise, verdict, why_none
+from loaderlab.trace.diagnosis.bottleneck import verdict
+from loaderlab.trace.diagnosis.suggestions import suggest, why_none
+from loaderlab.trace.diagnosis.summary import summarise
 from tests.helpers.planted import record_cause
 
 pytestmark = pytest.mark.timing  # judges a real run's timing: run alone (see pyproject's markers)

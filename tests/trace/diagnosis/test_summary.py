@@ -10,8 +10,10 @@ import pytest
 from loaderlab.cli import main as cli_main
 from loaderlab.trace.tables import waits
 from loaderlab.trace.core import kinds
-from loaderlab.trace.diagnosis import all_findings, report_text, summarise
-from loaderlab.trace.files import save_trace
+from loaderlab.trace.diagnosis.findings import all_findings
+from loaderlab.trace.diagnosis.report import report_text
+from loaderlab.trace.diagnosis.summary import summarise
+from loaderlab.trace.files.io import save_trace
 from loaderlab.trace.diagnosis.summary import STAGE_NAMES
 from tests.helpers.planted import record_cause
 
@@ -63,7 +65,7 @@ def test_every_place_shows_the_same_wait_share(ipc_trace, tmp_path, capsys):
 def test_a_run_value_reads_as_its_table_does(ipc_trace):
     """Pages hand the summary a Run (events, settings and extra apart): the same numbers, payload included."""
     from loaderlab.trace.rerun.workload import measured_workload
-    from loaderlab.trace.core import as_run
+    from loaderlab.trace.core.run import as_run
 
     run = as_run(ipc_trace)
     a, b = summarise(ipc_trace), summarise(run)

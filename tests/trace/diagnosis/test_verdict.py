@@ -6,7 +6,7 @@ import pytest
 
 from loaderlab.texts import words
 from loaderlab.trace.diagnosis.bottleneck import VERDICT_KINDS
-from loaderlab.trace.diagnosis import verdict
+from loaderlab.trace.diagnosis.bottleneck import verdict
 from tests.helpers.planted import Tiny, record_cause, stalled
 
 pytestmark = pytest.mark.timing  # judges a real run's timing: run alone (see pyproject's markers)

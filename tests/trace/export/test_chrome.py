@@ -12,7 +12,7 @@ import torch.utils.data
 
 from loaderlab import DataLoader, record
 from loaderlab.trace.export.chrome_events import MAIN_PID, PIN_TID
-from loaderlab.trace.export import save_chrome_trace, to_chrome_trace
+from loaderlab.trace.export.chrome import save_chrome_trace, to_chrome_trace
 from tests.helpers.datasets import MapDataset
 
 

@@ -14,9 +14,10 @@ import torch.utils.data
 
 from loaderlab import DataLoader, record
 from loaderlab.cli import main
-from loaderlab.trace.export import chrome, to_chrome_trace
+from loaderlab.trace.export.chrome import to_chrome_trace
+from loaderlab.trace.export import chrome
 from loaderlab.trace.export.chrome import write_chrome
-from loaderlab.trace.files import save_trace
+from loaderlab.trace.files.io import save_trace
 from tests.helpers.datasets import MapDataset
 from tests.helpers import chrome_oracle
 

@@ -11,16 +11,10 @@ import pandas as pd
 import pytest
 
 from loaderlab import DataLoader, record
-from loaderlab.trace.files import (
-    columnar,
-    load_trace,
-    load_trace_bytes,
-    MAGIC,
-    read_columnar,
-    save_trace,
-    TraceFileError,
-    TraceWriter,
-)
+from loaderlab.trace.files.columnar import TraceWriter
+from loaderlab.trace.files.columnar_read import MAGIC, read_columnar, TraceFileError
+from loaderlab.trace.files.io import load_trace, load_trace_bytes, save_trace
+from loaderlab.trace.files import columnar
 from tests.helpers.datasets import MapDataset
 
 OLD_TRACES = Path(__file__).resolve().parents[1] / "data"

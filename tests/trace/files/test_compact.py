@@ -12,11 +12,18 @@ import pandas as pd
 import pytest
 
 from loaderlab import DataLoader, record
-from loaderlab.trace.core import compact_table, lookups
-from loaderlab.trace.tables import queue_depths, stage_spans, throughput, wait_totals, worker_utilisation
-from loaderlab.trace.export import save_chrome_trace
-from loaderlab.trace.files import load_trace, read_columnar, save_trace, TraceWriter
-from loaderlab.trace.diagnosis import all_findings, report_text, verdict
+from loaderlab.trace.core.frame import compact_table
+from loaderlab.trace.core import lookups
+from loaderlab.trace.tables.stays import queue_depths
+from loaderlab.trace.tables.utilisation import worker_utilisation
+from loaderlab.trace.tables.waits import stage_spans, throughput, wait_totals
+from loaderlab.trace.export.chrome import save_chrome_trace
+from loaderlab.trace.files.columnar import TraceWriter
+from loaderlab.trace.files.columnar_read import read_columnar
+from loaderlab.trace.files.io import load_trace, save_trace
+from loaderlab.trace.diagnosis.bottleneck import verdict
+from loaderlab.trace.diagnosis.findings import all_findings
+from loaderlab.trace.diagnosis.report import report_text
 from tests.helpers.datasets import MapDataset
 from tests.helpers.planted import record_cause
 from tests.trace.files.test_columnar import every_dtype, same_cells

@@ -14,7 +14,8 @@ from loaderlab import DataLoader, record
 from loaderlab.cli import commands, main
 from loaderlab.jobs.read import load_cut, load_one, select_loader, survey_for_cut
 from loaderlab.trace.export import chrome
-from loaderlab.trace.files import columnar, compact, save_trace
+from loaderlab.trace.files.io import save_trace
+from loaderlab.trace.files import columnar, compact
 from loaderlab.trace.files.columnar_read import open_columnar
 from tests.helpers.datasets import MapDataset
 from tests.jobs import scripts

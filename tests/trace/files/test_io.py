@@ -10,7 +10,8 @@ import torch.utils.data
 
 from loaderlab import DataLoader, record
 from loaderlab.trace.files.io import FORMAT, VERSION
-from loaderlab.trace.files import load_trace, load_trace_bytes, save_trace, trace_document, TraceFileError
+from loaderlab.trace.files.columnar_read import TraceFileError
+from loaderlab.trace.files.io import load_trace, load_trace_bytes, save_trace, trace_document
 from tests.helpers.datasets import MapDataset
 
 

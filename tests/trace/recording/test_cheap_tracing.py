@@ -12,8 +12,8 @@ from loaderlab import DataLoader
 from loaderlab.engine import events as ev, records as rec
 from loaderlab.engine.records import RecordTracer
 from loaderlab.trace.core.frame import by_time, chunks_frame
-from loaderlab.trace.core import events_frame, tracer_frame
-from loaderlab.trace.recording import LiveView
+from loaderlab.trace.core.frame import events_frame, tracer_frame
+from loaderlab.trace.recording.live import LiveView
 from tests.helpers.datasets import FailingDataset, GetItemsDataset, MapDataset, RangeIterable
 
 

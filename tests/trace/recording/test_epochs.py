@@ -16,9 +16,9 @@ import pytest
 import torch
 
 import loaderlab
-from loaderlab.trace.tables import worker_utilisation
-from loaderlab.trace.export import to_chrome_trace
-from loaderlab.trace.diagnosis import report_text
+from loaderlab.trace.tables.utilisation import worker_utilisation
+from loaderlab.trace.export.chrome import to_chrome_trace
+from loaderlab.trace.diagnosis.report import report_text
 from tests.helpers.processes import live_children
 from tests.helpers.epoch_workload import VarLen, pad_collate
 from tests.helpers.torch_datasets import RangeStream, split_range

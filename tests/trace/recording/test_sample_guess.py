@@ -11,7 +11,7 @@ import pytest
 import torch
 
 from loaderlab.cli import main
-from loaderlab.trace.recording import SampleGuess
+from loaderlab.trace.recording.sample_guess import SampleGuess
 
 FACTORY = textwrap.dedent('''
     import torch
@@ -75,7 +75,7 @@ def test_label_key_names_the_label_and_padding_is_measured(factory, capsys):
     assert main(["record", "stock_factory.py:make_records", "-o", "records.json", "--label", "cls"]) == 0
     found = _findings(factory / "records.json", capsys)
     assert any(f["kind"] == "padding_waste" and "batch" in f for f in found), found
-    from loaderlab.trace.files import load_trace
+    from loaderlab.trace.files.io import load_trace
 
     frame = load_trace(factory / "records.json")
     labels = frame[frame["kind"] == "fetch_end"]["label"]

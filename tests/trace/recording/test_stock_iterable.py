@@ -18,10 +18,13 @@ import torch.utils.data
 
 import loaderlab
 from loaderlab.engine import events as ev
-from loaderlab.trace.tables import throughput, worker_utilisation
-from loaderlab.trace.diagnosis import all_findings, report_text, summarise
-from loaderlab.trace.core import events_of
-from loaderlab.trace.recording import SampleGuess
+from loaderlab.trace.tables.utilisation import worker_utilisation
+from loaderlab.trace.tables.waits import throughput
+from loaderlab.trace.diagnosis.findings import all_findings
+from loaderlab.trace.diagnosis.report import report_text
+from loaderlab.trace.diagnosis.summary import summarise
+from loaderlab.trace.core.run import events_of
+from loaderlab.trace.recording.sample_guess import SampleGuess
 
 N, BATCH = 32, 4
 

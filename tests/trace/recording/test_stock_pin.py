@@ -15,8 +15,9 @@ from torch.utils.data import DataLoader as TorchDataLoader
 
 import loaderlab
 from loaderlab.engine.pin_memory import SKIPPED
-from loaderlab.trace.core import tree_shape
-from loaderlab.trace.diagnosis import report_text, summarise
+from loaderlab.trace.core.payload import tree_shape
+from loaderlab.trace.diagnosis.report import report_text
+from loaderlab.trace.diagnosis.summary import summarise
 from tests.helpers.accelerator import stand_in_accelerator  # noqa: F401 (a fixture)
 from tests.helpers.processes import live_children
 
@@ -146,7 +147,7 @@ def test_a_big_payload_is_measured_alike_and_reported_in_mib(workers):
 def test_a_slow_pin_step_is_the_verdict_for_a_stock_loader_as_for_the_engine(stand_in_accelerator, monkeypatch):
     import time
 
-    from loaderlab.trace.diagnosis import verdict
+    from loaderlab.trace.diagnosis.bottleneck import verdict
 
     def slow_pin(self, device=None):
         time.sleep(0.02)  # the pin's cost (as page-locking a big batch costs), not a synchronisation

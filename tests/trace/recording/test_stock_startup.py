@@ -19,9 +19,11 @@ import torch.utils.data
 import loaderlab
 from loaderlab.engine import events as ev
 from loaderlab.trace.recording import stock_worker
-from loaderlab.trace.tables import worker_utilisation
-from loaderlab.trace.core import events_of
-from loaderlab.trace.diagnosis import suggest, summarise, verdict
+from loaderlab.trace.tables.utilisation import worker_utilisation
+from loaderlab.trace.core.run import events_of
+from loaderlab.trace.diagnosis.bottleneck import verdict
+from loaderlab.trace.diagnosis.suggestions import suggest
+from loaderlab.trace.diagnosis.summary import summarise
 
 INIT_S, EPOCHS, WORKERS = 0.3, 3, 2
 

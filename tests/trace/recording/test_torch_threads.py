@@ -7,7 +7,7 @@ import pytest
 import torch
 
 import loaderlab
-from loaderlab.trace.core import as_run
+from loaderlab.trace.core.run import as_run
 from tests.jobs.runner import run, write
 
 

@@ -54,10 +54,10 @@ import sys
 import warnings
 
 from loaderlab.engine import loader as engine_loader
-from loaderlab.trace.files import save_trace
+from loaderlab.trace.files.io import save_trace
 from loaderlab.trace.rerun.standin import ReplayDataset
 from loaderlab.trace.rerun.workload import measured_workload
-from loaderlab.trace.rerun import model_note
+from loaderlab.trace.rerun.replayer import model_note
 
 WORKERS_WARNING = "worker processes in total"
 
@@ -168,7 +168,7 @@ def test_the_replay_command_prints_the_model_and_the_warning_once(even_trace, tm
 def test_the_stand_ins_batches_carry_the_recorded_tensors():
     """Moving a batch between processes costs per tensor: a replay's batches carry as many as the recorded
     ones (the label and length the stand-in reports are read by index, not carried as two more tensors)."""
-    from loaderlab.trace.core import as_run
+    from loaderlab.trace.core.run import as_run
 
     from tests.helpers.planted import Tiny, record_cause
 

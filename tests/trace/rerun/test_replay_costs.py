@@ -8,7 +8,8 @@ import pytest
 import torch
 
 import loaderlab
-from loaderlab.trace.rerun import replay, replayer as replay_module
+from loaderlab.trace.rerun.replayer import replay
+from loaderlab.trace.rerun import replayer as replay_module
 from loaderlab.trace.rerun.standin import ReplayDataset
 from loaderlab.trace.rerun.workload import measured_workload
 from loaderlab.trace.rerun.costs import shared_release_s
@@ -109,7 +110,7 @@ def _frame(rows: list[dict]):
 
 
 def test_replay_reads_a_batchs_own_time_from_the_diagnosis_measurement():
-    from loaderlab.trace.diagnosis import batch_costs
+    from loaderlab.trace.diagnosis.costs import batch_costs
     from loaderlab.trace.rerun.costs import collate_costs
     from loaderlab.trace.rerun.workload import own_time
 
@@ -169,7 +170,7 @@ def test_a_place_seen_in_one_batch_or_a_batch_that_waited_keeps_its_cost():
 
 
 def test_the_stand_in_is_measured_in_real_workers_and_none_is_left_running():
-    from loaderlab.trace.rerun import in_worker
+    from loaderlab.trace.rerun.calibration import in_worker
 
     from tests.helpers.processes import baseline, still_alive
 

@@ -14,7 +14,11 @@ import pytest
 import torch
 
 import loaderlab
-from loaderlab.trace.tables import bins, queue_depths, samples, waits, worker_processes, worker_utilisation
+from loaderlab.trace.tables.audits import samples
+from loaderlab.trace.tables.processes import worker_processes
+from loaderlab.trace.tables.stays import queue_depths
+from loaderlab.trace.tables.utilisation import worker_utilisation
+from loaderlab.trace.tables import bins, waits
 from loaderlab.trace.tables.processes import worker_tasks
 
 
@@ -177,7 +181,7 @@ def test_a_window_needs_t0_before_t1(two_epochs):
 
 
 def test_label_counts_per_epoch_from_the_windows_are_label_audits(trace):
-    from loaderlab.trace.tables import label_audit
+    from loaderlab.trace.tables.audits import label_audit
     detailed = label_audit(trace).per_epoch[["epoch", "label", "count", "share"]]
     summed = bins.label_counts(bins.label_share_bins(trace, window=7))
     assert summed["label"].tolist() == detailed["label"].tolist()

@@ -9,7 +9,7 @@ import torch
 from torch.utils.data import DataLoader, Dataset, WeightedRandomSampler
 
 import loaderlab
-from loaderlab.trace.tables import label_distributions, labels_json
+from loaderlab.trace.tables.label_shares import label_distributions, labels_json
 
 LABELS = np.array([0] * 2850 + [1] * 150)  # 95/5
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from loaderlab.trace.core import normal
-from loaderlab.trace.diagnosis import all_findings, verdict
+from loaderlab.trace.core.lookups import normal
+from loaderlab.trace.diagnosis.bottleneck import verdict
+from loaderlab.trace.diagnosis.findings import all_findings
 from loaderlab.trace.tables import slow
 from tests.helpers.simulated import BATCH, PAUSE_AT_S, PAUSE_S, simulate
 

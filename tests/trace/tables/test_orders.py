@@ -10,9 +10,11 @@ import pandas as pd
 import pytest
 
 from loaderlab import DataLoader, record
-from loaderlab.trace.tables import epoch_orders, throughput
-from loaderlab.trace.diagnosis import all_findings
-from loaderlab.trace.core import compact_table, drawn_per_task, sampler_order
+from loaderlab.trace.tables.orders import epoch_orders
+from loaderlab.trace.tables.waits import throughput
+from loaderlab.trace.diagnosis.findings import all_findings
+from loaderlab.trace.core.frame import compact_table
+from loaderlab.trace.core.lookups import drawn_per_task, sampler_order
 from tests.helpers.datasets import MapDataset, RangeIterable
 from tests.helpers import faulty
 

@@ -13,8 +13,9 @@ import pytest
 
 from loaderlab import DataLoader, record
 from loaderlab.engine import events as ev
-from loaderlab.trace.core import compact_table, has_kind, main_pid, normal, paired_rows, rows, trace_end
-from loaderlab.trace.tables import worker_processes
+from loaderlab.trace.core.frame import compact_table
+from loaderlab.trace.core.lookups import has_kind, main_pid, normal, paired_rows, rows, trace_end
+from loaderlab.trace.tables.processes import worker_processes
 from loaderlab.trace.tables.processes import worker_tasks
 from tests.helpers.fetch_shapes import bend, interleave, SHAPES
 from tests.helpers.datasets import MapDataset
@@ -158,9 +159,9 @@ def _fetch_table(rng: np.random.Generator, shape: str) -> pd.DataFrame:
 
 @pytest.mark.parametrize("shape", SHAPES)
 def test_the_alternating_shortcut_gives_what_numbering_every_key_gives(shape):
-    from loaderlab.trace.core import Gathered
+    from loaderlab.trace.core.groups import Gathered
     from loaderlab.trace.core.lookups import _alternating, _match
-    from loaderlab.trace.core import positions
+    from loaderlab.trace.core.lookups import positions
     keys = ["pid", "worker", "epoch", "batch", "index"]
     taken = 0
     for seed in range(40):

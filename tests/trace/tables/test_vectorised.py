@@ -15,7 +15,8 @@ import pytest
 from loaderlab import DataLoader, record
 from loaderlab.engine import events as ev
 from loaderlab.trace.tables import audits, processes
-from loaderlab.trace.core import lookups, main_pid, normal, rows, trace_end
+from loaderlab.trace.core.lookups import main_pid, normal, rows, trace_end
+from loaderlab.trace.core import lookups
 from tests.helpers.datasets import MapDataset
 
 

@@ -11,7 +11,9 @@ import math
 import pandas as pd
 import pytest
 
-from loaderlab.trace.tables import processes, queue_depths, waits, worker_utilisation
+from loaderlab.trace.tables.stays import queue_depths
+from loaderlab.trace.tables.utilisation import worker_utilisation
+from loaderlab.trace.tables import processes, waits
 from loaderlab.trace.core import lookups
 from loaderlab.trace.tables.stays import DEPTH_COLUMNS
 from tests.helpers import faulty

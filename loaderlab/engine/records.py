@@ -179,6 +179,24 @@ class RecordTracer(ev.Tracer):
         own = Chunk(rows.tobytes(), heads.tobytes(), self.samples[:3 * n].tobytes(), dict(self.objs))
         return [own, *list(self.chunks)]
 
+    def drain(self) -> list[Chunk]:
+        """Everything recorded since the last drain as chunks (this process's own first, then each received
+        one), taken out of the tracer: a job's writer empties it as the job goes. For one reader while any
+        thread emits: an append is one C call and this cuts only the prefixes it copied, so no lock is taken
+        (a batch's samples are appended before the header that counts them: a header not yet there leaves
+        its samples for the next drain)."""
+        received = self.chunks[:]
+        heads = self.heads[:len(self.heads) // HEAD_STRIDE * HEAD_STRIDE]
+        n = sum(heads[HEAD_STRIDE - 2::HEAD_STRIDE])
+        rows = self.rows[:len(self.rows) // STRIDE * STRIDE]
+        samples = self.samples[:3 * n]
+        refs = [r for r in rows[STRIDE - 1::STRIDE] if r != NO_REF]
+        refs += [r for r in heads[HEAD_STRIDE - 1::HEAD_STRIDE] if r != NO_REF]
+        objs = {r: self.objs.pop(r) for r in refs}  # stored before the record that names them
+        del self.rows[:len(rows)], self.heads[:len(heads)], self.samples[:len(samples)], self.chunks[:len(received)]
+        own = Chunk(rows.tobytes(), heads.tobytes(), samples.tobytes(), objs)
+        return [own, *received] if len(rows) or len(heads) else received
+
     def snapshot(self) -> list[ev.Event]:
         """The events so far as Event tuples, sorted by time (slow: for tests and small runs)."""
         events: list = []

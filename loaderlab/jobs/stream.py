@@ -1,8 +1,8 @@
 """Writing a job's trace as it goes: chunks of events, appended every ``FLUSH_EVERY_S``.
 
-Twin of nothing in torch. A background thread drains each traced loader's tracer (only it removes, and only
-from the front, so the loop's ``emit`` takes no lock), expands the records into events, tags them with the
-loader's name and appends them to the trace file (:class:`loaderlab.trace.files.columnar.TraceWriter`: a file
+Twin of nothing in torch. A background thread drains each traced loader's tracer (a
+:class:`~loaderlab.engine.records.RecordTracer`: only it removes, and only from the front, so the loop's ``emit``
+takes no lock), turns the records into the trace table's rows with numpy, tags them with the loader's name and appends them to the trace file (:class:`loaderlab.trace.files.columnar.TraceWriter`: a file
 cut off mid-write reads up to its last whole chunk), so a job killed outright loses at most what arrived
 after the last flush. Repeated fetch
 records (a worker reports a slow sample before its batch ends; the batch's final record repeats it) are
@@ -19,8 +19,8 @@ from typing import Any, Callable
 import pandas as pd
 
 from ..engine import events as ev
-from ..engine.records import as_int, RecordTracer
-from ..trace.core.frame import events_frame, tracer_frame
+from ..engine.records import Chunk, chunk_events, CODE, HEAD_STRIDE, STRIDE
+from ..trace.core.frame import chunks_frame, events_frame
 from ..trace.files.columnar import TraceWriter
 
 FLUSH_EVERY_S = 0.5  # how much of a job a SIGKILL can lose (plus a worker's own 0.02 s buffer)
@@ -78,40 +78,25 @@ def chunk_frame(events: list[ev.Event], loader: str, base_ns: int) -> pd.DataFra
     return frame
 
 
-def fast_frame(records: list, loader: str, base_ns: int, pinned: dict) -> pd.DataFrame | None:
-    """``chunk_frame`` of the records' events, built by the recorder's numpy path (a tenth of the time: the
-    expansion into one object per event cost a traced job a fifth of its speed, issue 37); the labels kept as
-    the dataset gave them. None where the records carry an early report of a slow sample, or the rest of a
-    batch that had one (``pinned``): the slow path drops the repeats those make."""
-    labels = {}
-    for r in records:
-        if type(r) is ev.Event:
-            if r.kind == ev.FETCH_BEGIN:
-                return None
-            if r.label is not None:
-                labels[(r.kind, r.pid, r.t_ns, as_int(r.index))] = r.label
-        else:
-            if (r.pid, r.epoch, r.batch) in pinned:
-                return None
-            for index, _t0, t1, label, *_rest in r.spans:
-                if label is not None:
-                    labels[(ev.FETCH_END, r.pid, t1, as_int(index))] = label
-    tracer = RecordTracer()
-    tracer.emit_records(records)
-    frame = tracer_frame(tracer)
-    if labels:
-        keys = zip(frame["kind"].tolist(), frame["pid"].tolist(), frame["t_ns"].tolist(), frame["index"].tolist())
-        frame["label"] = pd.Series([labels.get(k) for k in keys], dtype=object)
-    frame["t_s"] = (frame["t_ns"] - base_ns) / 1e9
-    frame["loader"] = loader
+def fast_frame(chunks: list[Chunk], loader: str, base_ns: int | None, pinned: dict) -> pd.DataFrame | None:
+    """``chunk_frame`` of the chunks' events, built by the recorder's numpy path with no object per event (the
+    expansion into objects cost a traced job a fifth of its speed, issue 37); labels kept as the dataset gave
+    them; ``t_s`` from ``base_ns`` (None: the chunks' first moment). None where the chunks carry an early
+    report of a slow sample, or the rest of a batch that had one (``pinned``): the event path drops the
+    repeats those make."""
+    fetch_begin = CODE[ev.FETCH_BEGIN]
+    for chunk in chunks:
+        if fetch_begin in memoryview(chunk.rows).cast("q")[::STRIDE]:
+            return None
+        heads = memoryview(chunk.heads).cast("q")
+        if pinned and any((heads[h], heads[h + 2], heads[h + 3]) in pinned for h in range(0, len(heads), HEAD_STRIDE)):
+            return None
+    frame = chunks_frame(chunks, labels_as_given=True)
+    if len(frame):
+        base = int(frame["t_ns"].min()) if base_ns is None else base_ns
+        frame["t_s"] = (frame["t_ns"] - base) / 1e9
+        frame["loader"] = loader
     return frame
-
-
-def first_ns(records: list) -> int | None:
-    """The earliest moment in ``records`` (an event's, or a sample's fetch start), None if they hold none."""
-    times = [r.t_ns if type(r) is ev.Event else min(s[1] for s in r.spans) for r in records
-             if type(r) is ev.Event or r.spans]
-    return min(times) if times else None
 
 
 class StreamWriter:
@@ -141,22 +126,17 @@ class StreamWriter:
     def flush(self) -> None:
         with self._lock:
             for source in list(self.sources):
-                records = source.tracer.records
-                n = len(records)
-                if not n:
+                chunks = source.tracer.drain()
+                if not chunks:
                     continue
-                chunk = records[:n]
-                del records[:n]
-                base = self.base_ns if self.base_ns is not None else first_ns(chunk)
-                if base is not None:
-                    frame = fast_frame(chunk, source.name, base, self._repeats.pinned)
-                    if frame is not None:
-                        if len(frame):
-                            self.base_ns = base
-                            self.sink.write_frame(frame)
-                            self.events += len(frame)
-                        continue
-                events = self._repeats.expand(chunk)
+                frame = fast_frame(chunks, source.name, self.base_ns, self._repeats.pinned)
+                if frame is not None:
+                    if len(frame):
+                        self.base_ns = self.base_ns if self.base_ns is not None else int(frame["t_ns"].min())
+                        self.sink.write_frame(frame)
+                        self.events += len(frame)
+                    continue
+                events = self._repeats.expand([r for chunk in chunks for r in chunk_events(chunk)])
                 if events:
                     if self.base_ns is None:
                         self.base_ns = min(e.t_ns for e in events)

@@ -25,6 +25,7 @@ import torch.utils.data
 
 from ..engine import events as ev
 from ..engine.fetch import body_clocks
+from ..engine.records import RecordTracer
 from ..trace.recording.label_reading import label_sources
 from ..trace.recording.sample_guess import SampleGuess
 from ..trace.recording.stock_worker import handed_task
@@ -45,7 +46,7 @@ class LoaderTrace:
                  label_key: str | None = None, tune: tuple[str, float] | None = None) -> None:
         self.name, self.site, self.loader, self.stacks_dir = name, site, loader, stacks_dir
         # labels and lengths read from what the dataset returns: the label, padding and duplicate findings
-        self.tracer = ev.ListTracer(SampleGuess.for_loader(loader, label_key))
+        self.tracer = RecordTracer(SampleGuess.for_loader(loader, label_key))  # no object per event (issue 37)
         iterable = isinstance(loader.dataset, torch.utils.data.IterableDataset)
         # run --tune: an IterableDataset's stream restarts with each iterator and is split by num_workers, so
         # no setting can be switched inside the job without changing its batches

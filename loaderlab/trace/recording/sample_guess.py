@@ -128,3 +128,52 @@ class SampleGuess:
             return (None if place is None else _one_value(sample[place])), _first_length(rest)
         except Exception:  # a guess, never a failure of the user's run
             return None, -1
+
+    def batch(self, indices: Any, samples: list) -> list[tuple[Any, int]]:
+        """``[self(i, s) for i, s in zip(indices, samples)]`` for a batch a dataset's ``__getitems__`` returned,
+        read a column at a time where every sample is a dict with the first one's keys (a Hugging Face batch):
+        a column of 0-d tensors becomes labels in one C call, not one ``.item()`` a sample (that read was
+        most of what tracing cost a Hugging Face map-style job, issue 37). Any other batch is read a sample at
+        a time."""
+        try:
+            columns = _dict_columns(samples)
+            if columns is not None:
+                place = self._label_place(samples[0], True)
+                labels = _labels(columns[place]) if place is not None else [None] * len(samples)
+                if labels is not None:
+                    lengths = _lengths([v for k, v in columns.items() if k != place])
+                    if lengths is not None:
+                        return list(zip(labels, lengths))
+        except Exception:  # noqa: BLE001 - the sample-at-a-time read below decides
+            pass
+        return [self(i, s) for i, s in zip(indices, samples)]
+
+
+def _dict_columns(samples: list) -> dict[Any, list] | None:
+    """The samples' columns, where every sample is a plain dict with the first one's keys in its order."""
+    if not samples or type(samples[0]) is not dict:
+        return None
+    keys = tuple(samples[0])
+    if not all(type(s) is dict and tuple(s) == keys for s in samples):
+        return None
+    return {k: [s[k] for s in samples] for k in keys}
+
+
+def _labels(values: list) -> list | None:
+    """:func:`_one_value` of each value where all are one-element tensors of one shape and dtype (else None)."""
+    if not all(type(v) is torch.Tensor for v in values) or len({v.dtype for v in values}) != 1:
+        return None  # stack would promote mixed dtypes: an int label would read as a float
+    stacked = torch.stack(values)  # raises on shapes or devices that differ: the caller reads one at a time
+    return stacked.reshape(-1).tolist() if stacked.numel() == len(values) else None
+
+
+def _lengths(columns: list[list]) -> list[int] | None:
+    """Each sample's first tensor with a dimension (the columns in the samples' key order), -1 for none;
+    None where the columns do not agree on which one that is."""
+    for column in columns:
+        tensors = [type(v) is torch.Tensor and v.dim() >= 1 for v in column]
+        if all(tensors):
+            return [v.shape[0] for v in column]
+        if any(tensors):
+            return None
+    return [-1] * len(columns[0]) if columns else None

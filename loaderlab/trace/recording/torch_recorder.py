@@ -157,7 +157,11 @@ def _shared_fetch(own: Callable, indices, batch: int, epoch: int):
     labels = lengths = None
     if info is not None:
         samples = rows(data, n)
-        guessed = [info(i, x) for i, x in zip(indices, samples)] if samples is not None else [(None, -1)] * n
+        if samples is None:
+            guessed = [(None, -1)] * n
+        else:  # a SampleGuess reads a batch a column at a time; any other sample_info one sample at a time
+            each = getattr(info, "batch", None)
+            guessed = each(indices, samples) if each is not None else [info(i, x) for i, x in zip(indices, samples)]
         labels, lengths = [g[0] for g in guessed], [g[1] for g in guessed]
     _tracer.emit_fetches(worker, epoch, batch, spans, labels, lengths)
     return data

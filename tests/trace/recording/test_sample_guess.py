@@ -89,3 +89,39 @@ def test_an_iterable_datasets_bare_values_are_their_own_labels():
     assert stream(0, torch.zeros(4)) == (None, 4)  # a vector is data, not an identity
     assert stream(0, (torch.zeros(2), 1)) == (1, 2)  # pairs keep their label
     assert SampleGuess()(0, 7) == (None, -1)  # a map-style dataset's bare value is no label
+
+
+def _hf_rows(n, label=lambda i: torch.tensor(i % 3)):
+    return [{"input_ids": torch.ones(2 + i % 5, dtype=torch.long), "label": label(i)} for i in range(n)]
+
+
+BATCHES = {
+    "hf rows": _hf_rows(6),
+    "bool labels": _hf_rows(4, lambda i: torch.tensor(i % 2 == 0)),
+    "float labels": _hf_rows(4, lambda i: torch.tensor(i / 2)),
+    "one-element labels": _hf_rows(4, lambda i: torch.tensor([i])),
+    "mixed label dtypes": _hf_rows(3)[:2] + [{"input_ids": torch.ones(3), "label": torch.tensor(1.0)}],
+    "vector labels": _hf_rows(3, lambda i: torch.zeros(2)),
+    "int labels": _hf_rows(4, lambda i: i),
+    "str labels": _hf_rows(4, lambda i: "ab"[i % 2]),
+    "no label": [{"input_ids": torch.ones(i + 1)} for i in range(3)],
+    "only a label": [{"label": torch.tensor(i)} for i in range(3)],
+    "keys in another order": _hf_rows(2) + [{"label": torch.tensor(0), "input_ids": torch.ones(4)}],
+    "a length that moves": [{"a": torch.tensor(1), "b": torch.ones(3), "label": 0},
+                            {"a": torch.ones(2), "b": torch.ones(3), "label": 1}],
+    "0-d beside the length": [{"a": torch.tensor(i), "ids": torch.ones(i + 2), "y": torch.tensor(i)} for i in range(3)],
+    "tuples": [(torch.ones(i + 1), i) for i in range(3)],
+    "empty": [],
+}
+
+
+@pytest.mark.parametrize("label_key", [None, "y", "a"])
+@pytest.mark.parametrize("case", BATCHES)
+def test_a_batch_read_a_column_at_a_time_reads_as_each_sample_does(case, label_key):
+    """SampleGuess.batch (a Hugging Face __getitems__ batch read by columns) against the per-sample read,
+    values and their types."""
+    guess, samples = SampleGuess(label_key), BATCHES[case]
+    got = guess.batch(list(range(len(samples))), samples)
+    want = [guess(i, s) for i, s in enumerate(samples)]
+    assert got == want
+    assert [type(label) for label, _ in got] == [type(label) for label, _ in want]

@@ -9,8 +9,7 @@ No face: import a name from the module that defines it (a name is written once).
 - :mod:`.lookups` — ``normal``, ``rows``, ``hand_overs``, ``settings``… the pieces every table is built from;
 - :mod:`.groups` — grouping a big table's rows with numpy (``key_ids``, ``firsts``, ``fold``…);
 - :mod:`.findings`, :mod:`.kinds` — the :class:`~.findings.Finding` type and the finding kinds;
-- :mod:`.payload` — what a batch carries; :mod:`.cache` — tables computed once per report;
-- :mod:`.old_details` — tables recorded before events had typed fields → today's table.
+- :mod:`.payload` — what a batch carries; :mod:`.cache` — tables computed once per report.
 
 Every other sub-package of :mod:`loaderlab.trace` builds on this one; it imports none of them. Knows the event
 vocabulary (:mod:`loaderlab.engine.events`), numpy, pandas and pyarrow; holds the finding type and kinds but not

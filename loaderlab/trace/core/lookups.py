@@ -17,8 +17,7 @@ import pyarrow as pa
 
 from ...engine import events as ev
 from .run import as_run, events_of, Run
-from .frame import arg_column, INT_COLUMNS as _INT_COLUMNS, TYPED_COLUMNS
-from .old_details import from_details
+from .frame import arg_column, INT_COLUMNS as _INT_COLUMNS
 from .groups import Gathered, Joined, key_ids, rank_in_group
 from .cache import shared
 
@@ -49,10 +48,9 @@ def normal(frame: pd.DataFrame | Run) -> pd.DataFrame:
         return f
     f = frame.copy()
     f.attrs = {}
-    for column, default in _DEFAULTS.items():
-        if column not in f.columns and column not in TYPED_COLUMNS:
+    for column, default in _DEFAULTS.items():  # an old file's detail text was read as it loaded (files.old_details)
+        if column not in f.columns:
             f[column] = default
-    f = from_details(f)  # a table from before typed fields (an old file, a hand-built one)
     if "t_s" not in f.columns:
         start = f["t_ns"].min() if len(f) else 0
         f["t_s"] = (f["t_ns"] - start) / 1e9

@@ -23,7 +23,7 @@ Every column of ``EVENT_COLUMNS`` is stored except ``t_s``, which a writer may l
 columns (``OPTIONAL_COLUMNS``) are stored when the table has them: ``rank`` (int64), the process-group rank
 of each event in a multi-rank trace (:mod:`loaderlab.trace.ranks.launch`); files without them load as before.
 Files written before events had typed fields lack ``arg0..arg3`` and ``indices``: they load with those
-filled from their ``detail`` strings (:func:`loaderlab.trace.core.old_details.from_details`).
+filled from their ``detail`` strings (:func:`loaderlab.trace.files.old_details.from_details`).
 Files are written without spaces: a 100 000-event trace is about 6 MB.
 
 A path ending in ``.lltrace`` is written in the columnar format of :mod:`loaderlab.trace.files.columnar` instead
@@ -48,7 +48,7 @@ import pandas as pd
 from .columnar import TraceWriter
 from .columnar_read import MAGIC, is_columnar, read_columnar, read_columnar_bytes, TraceFileError
 from ..core.frame import compact_table, EVENT_COLUMNS, TYPED_COLUMNS
-from ..core.old_details import from_details, numbered
+from .old_details import from_details, numbered
 from ..core.run import frame_of, Run
 
 FORMAT = "loaderlab-trace"

@@ -11,7 +11,7 @@ from loaderlab import DataLoader, record
 from loaderlab.engine import events as ev
 from loaderlab.trace.core.frame import EVENT_COLUMNS
 from loaderlab.trace.core.lookups import hand_overs, sampler_order
-from loaderlab.trace.core.old_details import from_details, numbered
+from loaderlab.trace.files.old_details import from_details, numbered
 from loaderlab.trace.files.io import load_trace, save_trace
 from loaderlab.trace.tables.memory import memory_table
 from loaderlab.trace.tables.processes import worker_processes

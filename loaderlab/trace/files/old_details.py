@@ -1,7 +1,10 @@
-"""Tables recorded before events had typed fields (trace format version 1, hand-built tables) → today's table.
+"""Old trace files → today's table: files recorded before events had typed fields (trace format version 1),
+or before the queue's worker and the sampler's epoch were typed. :mod:`.io` applies it as it reads a file.
 
 Twin of nothing in torch. Knows the event vocabulary of :mod:`loaderlab.engine.events` and the texts that
-old engines wrote into ``detail``; knows nothing of how traces are stored, of plotly or of streamlit.
+old engines wrote into ``detail``; knows nothing of how traces are stored, of plotly or of streamlit. It lives
+with the files (not in :mod:`loaderlab.trace.core`) because only a file can be that old: a recording and a
+hand-built table without typed fields get their defaults from :func:`loaderlab.trace.core.lookups.normal`.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from ...engine import events as ev
-from .frame import EVENT_COLUMNS, TYPED_COLUMNS
+from ..core.frame import EVENT_COLUMNS, TYPED_COLUMNS
 
 _NUMBER = {  # kind → the one number its old ``detail`` carried, as a regex
     ev.WORKER_START: r"^pid=(-?\d+)$", ev.WORKER_READY: r"^seed=(-?\d+)$", ev.REORDER_PARK: r"^waiting for task (-?\d+)$",

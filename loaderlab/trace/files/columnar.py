@@ -196,12 +196,16 @@ def _json_dictionary(values: np.ndarray, name: str) -> pa.DictionaryArray:
     codes = codes.astype(np.int32)
     if missing.any():  # None and NaN (and pd.NA) are all "missing" to factorize: tell them apart again
         where = np.flatnonzero(missing)
-        kinds = np.full(len(where), "null", dtype=object)  # None, the common case, compared in one numpy call
-        other = np.flatnonzero(values[where] != None)  # noqa: E711 (elementwise)
-        kinds[other] = [_json(values[where[i]], name) for i in other]
-        for text in np.unique(kinds):
-            texts.append(text)
-            codes[where[kinds == text]] = len(texts) - 1
+        other = values[where] != None  # noqa: E711 (elementwise: None, the common case, in one numpy call)
+        if not other.all():
+            texts.append("null")
+            codes[where[~other]] = len(texts) - 1
+        if other.any():
+            where = where[other]
+            kinds = np.array([_json(values[i], name) for i in where], dtype=object)
+            for text in np.unique(kinds):
+                texts.append(text)
+                codes[where[kinds == text]] = len(texts) - 1
     return pa.DictionaryArray.from_arrays(pa.array(codes), pa.array(texts, pa.string()))
 
 

@@ -21,7 +21,7 @@ from .groups import tie_sorted
 EVENT_COLUMNS = (*ev.FIELDS, "t_s")  # t_s: seconds since the first event of the recording
 INT_COLUMNS = ("t_ns", "pid", "worker", "epoch", "batch", "index", "nbytes", "length", "arg0", "arg1", "arg2", "arg3")
 ARG_COLUMNS = ("arg0", "arg1", "arg2", "arg3")  # each kind's numbers, named by engine.events.ARGS
-TYPED_COLUMNS = (*ARG_COLUMNS, "indices")  # since format version 1 traces: older files are migrated as they are read (trace/files/old_details.py)
+TYPED_COLUMNS = (*ARG_COLUMNS, "indices")  # since format version 1 (older files: trace/files/old_details.py)
 
 
 def arg_column(kind: str, name: str) -> str:

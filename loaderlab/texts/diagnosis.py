@@ -284,9 +284,11 @@ TEXTS = {
     },
     "suggestion.why.unmodelled_straggler": {
         "en": "in_order=False or a larger prefetch_factor may help, but the cost model does not know the order "
-            "samples arrive in, so it claims nothing (replay the trace to measure them).",
+            "samples arrive in, so it claims nothing (python -m loaderlab run --tune measures both: prefetch_factor "
+            "inside your job, in_order=False without your step).",
         "ko": "in_order=False나 더 큰 prefetch_factor가 도움이 될 수 있지만, 비용 모델은 샘플이 도착하는 "
-            "순서를 모르므로 아무것도 주장하지 않습니다(측정하려면 트레이스를 재생하세요).",
+            "순서를 모르므로 아무것도 주장하지 않습니다(python -m loaderlab run --tune이 둘 다 측정합니다: "
+            "prefetch_factor는 작업 안에서, in_order=False는 학습 단계 없이).",
     },
     "suggestion.why.unmodelled_prefetch": {
         "en": "a larger prefetch_factor (4 times this one, say) should help, but the cost model does not model the "

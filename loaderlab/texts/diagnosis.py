@@ -1,5 +1,5 @@
 """The words of the diagnosis, each key's English and Korean side by side: the bottleneck verdict
-(``verdict.*``), the replayed suggestions (``suggestion.*``) and replay's model notes (``replay.model.*``).
+(``verdict.*``), the suggestions (``suggestion.*``) and replay's model notes (``replay.model.*``).
 
 Part of :data:`loaderlab.texts.words.WORDS` (look them up there). Knows nothing of how a
 verdict is reached.

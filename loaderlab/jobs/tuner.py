@@ -59,6 +59,7 @@ class Tuner:
         self.slice: Slice | None = None
         self.slice_batches: int | None = None
         self.slice_s: float | None = None  # a slice's planned length
+        self.epoch_samples: int | None = None  # samples in one of the job's epochs (None: its length is unknown)
         self.pushback: list = []  # index batches a slice cut short did not serve: the next slice's first
         self.handed: tuple[int, float, float] | None = None  # the batch the step works on: samples, when, CPU
         self.steps: list[tuple[int, float, float]] = []  # the real steps: samples, wall s, the process's CPU s
@@ -163,7 +164,8 @@ class Tuner:
         steady = s.steady(cand.setting.num_workers, cand.setting.prefetch_factor)
         cand.slices.append({"round": s.round, "samples": steady[0] if steady else 0,
                             "seconds": round(steady[1], 6) if steady else 0.0, "warm": s.warm,
-                            "batches": len(s.items)})
+                            "batches": len(s.items), "all_samples": s.samples(0),
+                            "elapsed_s": round(now - s.started, 6)})
         self.spent = now - self.started
         if self.slice_batches is None and s.who == 0:
             self._plan(s, now)
@@ -189,6 +191,8 @@ class Tuner:
             epoch_batches = len(self.loader._index_sampler)
         except TypeError:
             epoch_batches = 0
+        if epoch_batches:
+            self.epoch_samples = round(epoch_batches * first.samples(0) / len(first.items))
         if self.budget_s is None:
             self.budget_s = self.budget[1] * epoch_batches * per_batch if epoch_batches else 30.0
         per_slice = self.budget_s / (len(self.settings) * TARGET_SLICES)
@@ -271,6 +275,7 @@ class Tuner:
                  for i, s in enumerate(self.settings)]
         return {"own": self.own.as_dict(), "candidates": cands, "budget_s": self.budget_s,
                 "spent_s": round(self.spent, 6), "slice_batches": self.slice_batches, "stopped": self.stopped,
+                "epoch_samples": self.epoch_samples,
                 "adopted": self.adopted, "budget": {"kind": self.budget[0], "value": self.budget[1]},
                 "not_tried": self.skipped, "loader_only": self.loader_only}
 

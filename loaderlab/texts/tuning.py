@@ -45,6 +45,16 @@ TEXTS = {
         "ko": "제안(여러분의 작업에서 잼): {change}: 현재 설정의 {speedup:.2f}배 초당 샘플 수(초당 {best} 대 {own}, "
               "각각 {rounds}회와 {own_rounds}회의 중앙값; 둘 다 돈 {paired}회 중 {wins}회 더 빠름).",
     },
+    "tuning.suggest_epoch": {
+        "en": "Suggestion (measured in your job): {change}: {speedup:.2f}× faster per epoch of your job "
+              "({best_epoch:.2f} s against {own_epoch:.2f} s for its {samples:,} samples: each setting's median "
+              "rate, {best} against {own} samples/s over {rounds} and {own_rounds} rounds, plus its measured "
+              "start-up; faster than yours in {wins} of the {paired} rounds both ran).",
+        "ko": "제안(여러분의 작업에서 잼): {change}: 작업의 에폭당 {speedup:.2f}배 빠름(샘플 {samples:,}개인 한 에폭에 "
+              "{best_epoch:.2f}초 대 {own_epoch:.2f}초: 설정별 중앙값 속도 초당 {best} 대 {own}(각각 {rounds}회와 "
+              "{own_rounds}회)에 잰 시작 시간을 더함; 둘 다 돈 {paired}회 중 {wins}회 더 빠름).",
+    },
+    "tuning.epoch": {"en": ", one epoch {seconds:.2f} s", "ko": ", 한 에폭 {seconds:.2f}초"},
     "tuning.startup_note": {
         "en": "Its workers took {seconds:.2f} s to start, apart from the rate above: with persistent_workers=False "
               "that is paid again in each of the job's {epochs} epochs.",

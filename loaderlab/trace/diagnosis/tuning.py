@@ -5,16 +5,24 @@ Twin of nothing in torch. Reads a loader's ``tuning`` record (written by :mod:`l
 ``{"own": SETTING, "candidates": [{"setting": SETTING, "startup_s": S | null, "slices": [SLICE...]}],
 "budget_s", "spent_s", "slice_batches", "stopped", "adopted": INDEX | null}`` where a SETTING is
 ``{"num_workers", "prefetch_factor", "pin_memory"}`` and a SLICE is ``{"round", "samples", "seconds",
-"warm"}``: ``samples`` handed to the job in ``seconds`` of its steady part (between receipts of whole
-waves of batches, the user's step included: :meth:`loaderlab.jobs.tune_slices.Slice.steady`). A warm slice started its
+"warm", "all_samples", "elapsed_s"}``: ``samples`` handed to the job in ``seconds`` of its steady part
+(between receipts of whole waves of batches, the user's step included: :meth:`loaderlab.jobs.tune_slices.
+Slice.steady`), and the whole slice's samples and seconds (from the request of its first batch to the end of
+the step on its last). ``epoch_samples``: the samples of one of the job's epochs. A warm slice started its
 workers: they come up one after another, so the first ones work ahead while the last start, and the batches
 after the fill arrive faster than the steady rate: a warm slice is never a rate. Its first batch's wait,
 beside the later slices', gives the start-up.
 
 The choice is one function (:func:`tuning_choice`): the tuner adopts with it and the report prints it, so
-the two cannot disagree. A speed-up is the ratio of medians against the job's own setting, and a setting
-wins only where it also beat the job's own in most of the rounds both ran (the machine's drift falls on
-both alike within a round). Knows nothing of torch, plotly or streamlit.
+the two cannot disagree. A speed-up is a claim about one epoch of the job as the plain script would run it
+(:func:`epoch_seconds`): the epoch's samples at the setting's median steady rate plus its start-up, the time
+its first slice took beyond its batches at that rate (starting the workers, filling the pipeline, fresh
+workers' first batches), which a plain job pays in every epoch whose workers it starts: every term a
+measurement of this job. A steady rate alone leaves that out; for a short epoch (600 batches of 1 ms
+reads: 0.06-0.1 s of start-up in a 0.8 s epoch) that overstated a deep pipeline. Without those terms (the
+loader-only trials, an older record) the speed-up is the ratio of median rates. A setting wins only where
+it also beat the job's own in most of the rounds both ran (the machine's drift falls on both alike within a
+round). Knows nothing of torch, plotly or streamlit.
 """
 
 from __future__ import annotations
@@ -38,6 +46,7 @@ class TuningChoice:
     wins: int  # rounds in which best beat the job's own setting
     paired: int  # rounds both ran
     keep: bool
+    epoch_s: tuple[float, float] | None = None  # one epoch with best and with the job's own: the speed-up's terms
 
 
 def rates(candidate: dict[str, Any]) -> list[float]:
@@ -51,21 +60,37 @@ def _by_round(candidate: dict[str, Any]) -> dict[int, float]:
             if s.get("seconds", 0) > 0 and not s.get("warm")}
 
 
+def epoch_seconds(candidate: dict[str, Any], epoch_samples: int | None) -> float | None:
+    """Seconds of one epoch of the job with this setting, composed of its own measurements: the epoch's
+    samples at its median steady rate, plus its start-up: how much longer its first slice took than its
+    samples at that rate (with workers: starting them, the first fill, fresh workers' first batches; without:
+    the first batches' own extra). None where a term was not measured."""
+    r = rates(candidate)
+    slices = candidate.get("slices") or ()
+    if not r or not epoch_samples or not slices or slices[0].get("elapsed_s") is None:
+        return None
+    rate = median(r)
+    first = slices[0]
+    return epoch_samples / rate + max(0.0, first["elapsed_s"] - first.get("all_samples", 0) / rate)
+
+
 def tuning_choice(record: dict[str, Any]) -> TuningChoice:
     cands = record.get("candidates") or []
     own = rates(cands[0]) if cands else []
     measured = [(median(r), i) for i, c in enumerate(cands) if len(r := rates(c)) >= MIN_ROUNDS]
     if len(own) < MIN_ROUNDS or not [i for _, i in measured if i != 0]:  # nothing to weigh the own against
         return TuningChoice(0, None, 0, 0, True)
-    _, best = max(measured)
+    epochs = {i: epoch_seconds(cands[i], record.get("epoch_samples")) for _, i in measured}
+    composed = all(t is not None for t in epochs.values())
+    best = min((t, i) for i, t in epochs.items())[1] if composed else max(measured)[1]
     if best == 0:
         return TuningChoice(0, 1.0, 0, 0, True)
     mine, theirs = _by_round(cands[0]), _by_round(cands[best])
     rounds = sorted(set(mine) & set(theirs))
     wins = sum(theirs[r] > mine[r] for r in rounds)
-    speedup = median(rates(cands[best])) / median(own)
+    speedup = epochs[0] / epochs[best] if composed else median(rates(cands[best])) / median(own)
     keep = speedup < MIN_SPEEDUP or len(rounds) < MIN_ROUNDS or wins * 3 < len(rounds) * 2
-    return TuningChoice(best, speedup, wins, len(rounds), keep)
+    return TuningChoice(best, speedup, wins, len(rounds), keep, (epochs[best], epochs[0]) if composed else None)
 
 
 def change_text(setting: dict[str, Any], own: dict[str, Any]) -> str:
@@ -108,10 +133,11 @@ def tuning_table(record: dict[str, Any]) -> pd.DataFrame:
             "high": max(r) if r else None,
             "vs_own": (mid / own_median) if (mid is not None and own_median) else None,
             "startup_s": c.get("startup_s"),
+            "epoch_s": epoch_seconds(c, record.get("epoch_samples")),
         })
     return pd.DataFrame(rows, columns=["setting", "num_workers", "prefetch_factor", "pin_memory", "own", "best",
                                        "adopted", "rounds", "samples_per_s", "low", "high", "vs_own",
-                                       "startup_s"])
+                                       "startup_s", "epoch_s"])
 
 
 def tuning_suggestions(record: dict[str, Any], epochs: int = 1) -> list[dict[str, Any]]:
@@ -124,7 +150,9 @@ def tuning_suggestions(record: dict[str, Any], epochs: int = 1) -> list[dict[str
     best = cands[choice.best]
     return [{"change": change_text(best["setting"], cands[0]["setting"]), "speedup": round(choice.speedup, 3),
              "measured": True, "rounds": len(rates(best)), "wins": choice.wins, "paired": choice.paired,
-             "startup_s": best.get("startup_s"), "own_startup_s": cands[0].get("startup_s"), "epochs": epochs}] + \
+             "startup_s": best.get("startup_s"), "own_startup_s": cands[0].get("startup_s"), "epochs": epochs,
+             "epoch_s": choice.epoch_s[0] if choice.epoch_s else None,
+             "own_epoch_s": choice.epoch_s[1] if choice.epoch_s else None}] + \
         loader_only_suggestions(record)
 
 
@@ -159,6 +187,8 @@ def tuning_lines(record: dict[str, Any] | None, lang: str = "en", epochs: int | 
         vs = "" if r.own or r.vs_own is None else text("tuning.vs_own", lang, ratio=r.vs_own)
         startup = "" if r.startup_s is None or r.num_workers == 0 else text("tuning.startup", lang,
                                                                               seconds=r.startup_s)
+        if r.epoch_s is not None and not pd.isna(r.epoch_s):
+            startup += text("tuning.epoch", lang, seconds=r.epoch_s)
         lines.append(text("tuning.row", lang, mark=mark, setting=r.setting, median=f"{r.samples_per_s:,.0f}",
                           low=f"{r.low:,.0f}", high=f"{r.high:,.0f}", rounds=r.rounds, vs=vs, startup=startup))
     choice = tuning_choice(record)
@@ -170,10 +200,13 @@ def tuning_lines(record: dict[str, Any] | None, lang: str = "en", epochs: int | 
         lines.append(text("tuning.keep", lang, min=MIN_SPEEDUP))
     else:
         best = record["candidates"][choice.best]
-        lines.append(text("tuning.suggest", lang, change=change_text(best["setting"], own["setting"]),
+        terms = dict(best_epoch=choice.epoch_s[0], own_epoch=choice.epoch_s[1],
+                     samples=record.get("epoch_samples")) if choice.epoch_s else {}
+        lines.append(text("tuning.suggest_epoch" if terms else "tuning.suggest", lang,
+                          change=change_text(best["setting"], own["setting"]),
                           speedup=choice.speedup, best=f"{median(rates(best)):,.0f}",
                           own=f"{median(rates(own)):,.0f}", rounds=len(rates(best)), own_rounds=len(rates(own)),
-                          wins=choice.wins, paired=choice.paired))
+                          wins=choice.wins, paired=choice.paired, **terms))
         if best.get("startup_s") and best["setting"]["num_workers"] and epochs and epochs > 1:
             lines.append(text("tuning.startup_note", lang, seconds=best["startup_s"], epochs=epochs))
     lines += loader_only_lines(record.get("loader_only"), lang)
@@ -195,6 +228,7 @@ def tuning_document(record: dict[str, Any], lang: str = "en", epochs: int = 1) -
             "best": None if choice.keep else choice.best, "speedup": None if choice.keep else choice.speedup,
             "adopted": record.get("adopted"), "budget_s": record.get("budget_s"), "spent_s": record.get("spent_s"),
             "stopped": record.get("stopped"), "tuned_batches": tuned_batches(record),
+            "epoch_samples": record.get("epoch_samples"),
             "text": tuning_lines(record, lang, epochs)}
 
 

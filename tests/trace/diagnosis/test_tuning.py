@@ -116,3 +116,39 @@ def test_budgets(text, parsed):
 def test_bad_budgets_name_the_option_and_the_allowed_values(text):
     with pytest.raises(ValueError, match=r"--tune-budget must be a share of the first epoch like 10%"):
         parse_budget(text)
+
+
+def timed(c, first_elapsed, first_samples=10):
+    """The candidate with whole-slice times (run --tune records them): its first slice took ``first_elapsed``
+    seconds for ``first_samples`` samples; every later slice ran at its steady rate."""
+    for i, s in enumerate(c["slices"]):
+        s["all_samples"] = first_samples if i == 0 else s["samples"]
+        s["elapsed_s"] = first_elapsed if i == 0 else s["seconds"]
+    return c
+
+
+def test_a_start_up_that_dominates_a_short_epoch_is_in_the_speed_up():
+    # four workers read 4x the samples/s, but starting them took 1.5 s of a 200-sample epoch: the epoch is
+    # 200/400 + (1.5 - 10/400) = 1.975 s against 200/100 = 2 s with the job's own: no 4x, not worth an edit
+    rec = record(timed(cand(OWN, [100, 100, 100]), 0.1), timed(cand(FOUR, [400, 400, 400]), 1.5))
+    rec["epoch_samples"] = 200
+    choice = tuning_choice(rec)
+    assert choice.epoch_s == pytest.approx((1.975, 2.0))
+    assert choice.speedup == pytest.approx(2.0 / 1.975) and choice.keep
+    assert tuning_table(rec)["epoch_s"].tolist() == pytest.approx([2.0, 1.975])
+    rec["epoch_samples"] = 20_000  # a long epoch pays it once: the rate decides
+    choice = tuning_choice(rec)
+    assert choice.speedup == pytest.approx(200 / (50 + 1.475)) and not choice.keep
+    [s] = tuning_suggestions(rec)
+    assert (s["epoch_s"], s["own_epoch_s"]) == pytest.approx((51.475, 200.0))
+    assert "faster per epoch of your job (51.48 s against 200.00 s for its 20,000 samples" in \
+        "\n".join(tuning_lines(rec))
+
+
+def test_the_shortest_epoch_wins_not_the_highest_rate():
+    rec = record(timed(cand(OWN, [100, 100, 100]), 0.1), timed(cand(TWO, [300, 300, 300]), 0.2),
+                 timed(cand(FOUR, [400, 400, 400]), 1.5))
+    rec["epoch_samples"] = 600  # TWO: 2 + 0.17 s; FOUR: 1.5 + 1.475 s
+    choice = tuning_choice(rec)
+    assert choice.best == 1 and choice.speedup == pytest.approx(6.0 / (2.0 + 0.2 - 10 / 300))
+    assert "한 에폭" in "\n".join(tuning_lines(rec, "ko"))

@@ -26,6 +26,7 @@ from .terminate import TermWatch, children_as_python_would
 from .traced import LoaderTrace
 
 LOG_EVERY_S = 5.0  # a progress line this often when stderr is a file or pipe (as `record`)
+CLOSE_FROM_OUTSIDE_S = 5.0  # SIGTERM in C: how long the trace's writer may take to end the file
 PROGRESS_ENV = "LOADERLAB_RUN_PROGRESS_S"  # overrides that interval (tests: 0 = a line after every flush)
 
 
@@ -203,6 +204,7 @@ class Job:
         try:
             self.writer.flush()
             self.writer.set_meta("exit_status", EXIT_TERMINATED)
+            self.writer.close(timeout_s=CLOSE_FROM_OUTSIDE_S)  # the file is whole before the job exits
             stacks.remove(self.stacks_dir)
             sys.stderr.write(f"\nloaderlab: SIGTERM while the script was blocked outside Python; wrote {self.path} "
                              f"({self.writer.events} events) and stopped\n")

@@ -1,0 +1,113 @@
+"""The trace file's own process: a job's writer builds and writes the table rows away from the loop's GIL.
+
+Twin of nothing in torch. In a job whose loop runs in the main process (``num_workers=0``), a writer thread
+turning records into rows and Arrow batches holds the GIL the loop needs (a Hugging Face map-style job: 46 ms
+of a 0.38 s loop). So the job forks, before the script runs, a process that only writes: the job's writer
+thread drains each tracer and sends the raw chunks (:class:`Records`) down a pipe; this process builds the
+rows (:func:`.stream.frame_of`) and appends them to the file, and says after each write how many events the
+file holds (:class:`Written`), so what the job prints is what the file has.
+
+Messages, each one pickled object on the pipe: :class:`Records`, :class:`Meta` and :class:`Finish` from the
+job; :class:`Written` and :class:`Failed` back. The process ignores SIGINT and SIGTERM (a Ctrl-C reaches the
+whole process group: the job decides when the file ends); it ends on :class:`Finish` (closing the file) or
+when the pipe closes without one (the job was killed outright: what arrived is written, and the file is left
+without its end, as a job killed outright leaves it). Knows the records and the file writer; nothing of the
+script, plotly or streamlit.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..engine.records import Chunk
+
+FINISH_TIMEOUT_S = 30.0  # the job waits this long for the file's end (a slow disk), then leaves it cut short
+
+
+@dataclass(frozen=True)
+class Records:
+    """What one loader's tracer held since the last flush."""
+
+    loader: str
+    chunks: list[Chunk] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Meta:
+    """A file metadata entry (the reader sees the last value set for each key)."""
+
+    key: str
+    value: Any
+
+
+@dataclass(frozen=True)
+class Finish:
+    """The job is over: write the file's end, answer with the last :class:`Written`, exit."""
+
+
+@dataclass(frozen=True)
+class Written:
+    """The events the file holds now."""
+
+    events: int
+
+
+@dataclass(frozen=True)
+class Failed:
+    """Writing failed (a full disk…): the file stops growing; the job goes on."""
+
+    error: str
+
+
+def serve(inbox: Any, outbox: Any, path: str, meta: dict[str, Any], jobs_ends: tuple = ()) -> None:
+    """The writing process's loop (the target of :func:`start`). ``jobs_ends``: the job's ends of the two
+    pipes, which the fork copied here: closed first, or the pipe would never read as closed."""
+    from .stream import RowWriter  # the process is forked: the parent imported it already
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    for end in jobs_ends:
+        end.close()
+    try:
+        rows = RowWriter(path, meta)
+        while True:
+            try:
+                message = inbox.recv()
+            except EOFError:  # the job is gone without a Finish: keep what arrived, leave the end unwritten
+                break
+            if isinstance(message, Records):
+                rows.write(message.loader, message.chunks)
+                outbox.send(Written(rows.events))
+            elif isinstance(message, Meta):
+                rows.set_meta(message.key, message.value)
+            elif isinstance(message, Finish):
+                rows.close()
+                outbox.send(Written(rows.events))
+                break
+    except Exception as exc:  # noqa: BLE001 - any failure is said to the job, which goes on without a trace
+        try:
+            outbox.send(Failed(f"{type(exc).__name__}: {exc}"))
+        except OSError:
+            pass
+    finally:
+        os._exit(0)  # a forked copy of the job: none of its exit handlers (the script's, torch's) may run here
+
+
+def start(path: str, meta: dict[str, Any]) -> tuple[Any, Any, Any] | None:
+    """(process, the job's end of the records pipe, the job's end of the answers pipe), or None where this
+    platform cannot fork (the job then writes from its own thread)."""
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return None
+    context = multiprocessing.get_context("fork")
+    inbox_r, inbox_w = context.Pipe(duplex=False)
+    outbox_r, outbox_w = context.Pipe(duplex=False)
+    process = context.Process(target=serve, args=(inbox_r, outbox_w, path, meta, (inbox_w, outbox_r)), name="loaderlab_trace_file",
+                              daemon=False)
+    process.start()
+    inbox_r.close()
+    outbox_w.close()
+    return process, inbox_w, outbox_r

@@ -1,0 +1,104 @@
+"""``run``'s trace file is written by a process of its own (the rows are built away from the loop's GIL):
+the file holds what the in-thread writer writes, a job killed outright keeps what reached the writer, a
+failing writer is said and never hangs the job, a path that cannot be written fails at once, and no
+process outlives the writer."""
+
+from __future__ import annotations
+
+import os
+from types import SimpleNamespace
+
+import pandas as pd
+import psutil
+import pytest
+
+from loaderlab.engine import events as ev
+from loaderlab.engine.records import RecordTracer
+from loaderlab.jobs import stream, trace_process
+from loaderlab.jobs.read import load_any
+
+
+def _records() -> list:
+    tracer = RecordTracer()
+    tracer.emit(ev.EPOCH_BEGIN, ev.MAIN_PROCESS, 0, arg0=0)
+    for batch in range(5):
+        tracer.emit_fetches(ev.MAIN_PROCESS, 0, batch, [batch, 10 + batch, 11 + batch], labels=["cat"], lengths=[3])
+        tracer.emit(ev.COLLATE_END, ev.MAIN_PROCESS, 0, batch, nbytes=24, length=1)
+        tracer.emit(ev.BATCH_YIELD, ev.MAIN_PROCESS, 0, batch, arg0=batch)
+    return tracer.drain()
+
+
+class _Drained:
+    """A tracer that holds the same records for every writer that drains it."""
+
+    def __init__(self, chunks: list) -> None:
+        self.chunks = chunks
+
+    def drain(self) -> list:
+        chunks, self.chunks = self.chunks, []
+        return chunks
+
+
+def _source(name: str = "train_loader", chunks: list | None = None) -> SimpleNamespace:
+    return SimpleNamespace(name=name, tracer=_Drained(_records() if chunks is None else chunks))
+
+
+def _write(path, chunks: list | None = None) -> stream.StreamWriter:
+    writer = stream.StreamWriter(str(path), {"job": {"argv": ["x.py"]}}, every_s=3600)
+    writer.add(_source(chunks=chunks))
+    writer.flush()
+    return writer
+
+
+def _writers() -> list[psutil.Process]:
+    return [p for p in psutil.Process().children(recursive=True) if p.is_running()
+            and p.status() != psutil.STATUS_ZOMBIE]
+
+
+def test_a_process_of_its_own_writes_what_the_thread_writes(tmp_path, monkeypatch):
+    chunks = _records()
+    writer = _write(tmp_path / "proc.lltrace", list(chunks))
+    assert writer._process is not None and writer._process.pid != os.getpid()
+    writer.set_meta("exit_status", 0)
+    writer.close()
+    assert not writer._process.is_alive() and _writers() == []
+
+    monkeypatch.setattr(trace_process, "start", lambda path, meta: None)  # a platform that cannot fork
+    here = _write(tmp_path / "thread.lltrace", list(chunks))
+    assert here._process is None
+    here.set_meta("exit_status", 0)
+    here.close()
+
+    proc, thread = load_any(str(tmp_path / "proc.lltrace")), load_any(str(tmp_path / "thread.lltrace"))
+    assert len(proc) == 1 + 5 * 4 and writer.events == here.events == len(proc)  # the number run prints
+    assert list(proc.loc[proc["kind"] == "fetch_end", "label"]) == ["cat"] * 5
+    pd.testing.assert_frame_equal(proc, thread)
+    assert proc.attrs["exit_status"] == 0 and not proc.attrs.get("cut_short")
+
+
+def test_a_job_killed_outright_keeps_what_reached_the_writer(tmp_path):
+    writer = _write(tmp_path / "killed.lltrace")
+    writer._stop.set()
+    writer._outbox.close()  # the job's end of the pipe closes without a Finish, as when it is killed
+    writer._process.join(30)
+    assert writer._process.exitcode == 0
+    frame = load_any(str(tmp_path / "killed.lltrace"))
+    assert (frame["kind"] == "batch_yield").sum() == 5
+    assert frame.attrs["cut_short"] and "exit_status" not in frame.attrs  # nobody ended the file
+
+
+def test_a_failing_writer_is_said_and_does_not_hang_the_job(tmp_path, capsys):
+    writer = _write(tmp_path / "failing.lltrace")
+    writer.set_meta("elapsed_s", float("nan"))  # the file's metadata is JSON: the writing process fails on it
+    writer.add(_source("val_loader"))
+    writer.flush()
+    writer.close(timeout_s=30)
+    assert not writer._process.is_alive()
+    err = capsys.readouterr().err
+    assert f"loaderlab: the trace {tmp_path / 'failing.lltrace'} stopped growing: ValueError" in err
+
+
+def test_a_path_that_cannot_be_written_fails_before_the_script_runs(tmp_path):
+    with pytest.raises(FileNotFoundError):
+        stream.StreamWriter(str(tmp_path / "no" / "such" / "folder.lltrace"), {})
+    assert _writers() == []

@@ -152,3 +152,16 @@ def test_the_shortest_epoch_wins_not_the_highest_rate():
     choice = tuning_choice(rec)
     assert choice.best == 1 and choice.speedup == pytest.approx(6.0 / (2.0 + 0.2 - 10 / 300))
     assert "한 에폭" in "\n".join(tuning_lines(rec, "ko"))
+
+
+def test_a_faster_setting_that_shared_too_few_rounds_is_untold_not_keep():
+    """A sub-second job: the faster setting got its rounds after the job's own had its (inmem_small_nw2 at a
+    0.42 s budget read 'keep your settings' with num_workers=0 twelve times faster in its only rounds)."""
+    own, two = cand(OWN, [100, 100]), cand(TWO, [])
+    two["slices"] += [{"round": r, "samples": 1200, "seconds": 1.0, "warm": False, "batches": 10} for r in (3, 4)]
+    rec = record(own, two)
+    choice = tuning_choice(rec)
+    assert choice.keep and choice.paired == 0 and choice.speedup >= 1.05
+    lines = tuning_lines(rec)
+    assert any(line.startswith("Too few rounds to tell") for line in lines)
+    assert not any(line.startswith("Keep your settings") for line in lines)

@@ -83,7 +83,12 @@ STEP_CLOCK_SHARE = 1.05  # the step on the clock this × its own time: the text 
 
 @dataclass(frozen=True)
 class Verdict:
-    """The cause (``kind``, one of :data:`VERDICT_KINDS`), the wording's ``key`` and the deciding numbers."""
+    """The cause (``kind``, one of :data:`VERDICT_KINDS`), the wording's ``key`` and the deciding numbers.
+
+    Not a :class:`~loaderlab.trace.core.findings.Finding`, though it looks like one: a run has exactly one
+    verdict, decided in the order above and carrying no severity, while findings are many, each with its
+    severity; the loader-bound / model-bound finding is derived from the verdict
+    (:func:`~loaderlab.trace.diagnosis.findings.bound_findings`), never decided again."""
 
     kind: str
     key: str

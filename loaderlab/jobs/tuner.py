@@ -297,7 +297,7 @@ class Tuner:
                  for i, s in enumerate(self.settings)]
         return {"own": self.own.as_dict(), "candidates": cands, "budget_s": self.budget_s,
                 "spent_s": round(self.spent, 6), "slice_batches": self.slice_batches, "stopped": self.stopped,
-                "epoch_samples": self.epoch_samples,
+                "epoch_samples": self.epoch_samples, "persistent_workers": bool(self.loader.persistent_workers),
                 "adopted": self.adopted, "budget": {"kind": self.budget[0], "value": self.budget[1]},
                 "not_tried": self.skipped, "loader_only": self.loader_only}
 

@@ -8,7 +8,8 @@ Twin of nothing in torch. Reads a loader's ``tuning`` record (written by :mod:`l
 "warm", "all_samples", "elapsed_s"}``: ``samples`` handed to the job in ``seconds`` of its steady part
 (between receipts of whole waves of batches, the user's step included: :meth:`loaderlab.jobs.tune_slices.
 Slice.steady`), and the whole slice's samples and seconds (from the request of its first batch to the end of
-the step on its last). ``epoch_samples``: the samples of one of the job's epochs. A warm slice started its
+the step on its last). ``epoch_samples``: the samples of one of the job's epochs; ``persistent_workers``: the
+job's own (its workers then start once a job, not once an epoch). A warm slice started its
 workers: they come up one after another, so the first ones work ahead while the last start, and the batches
 after the fill arrive faster than the steady rate: a warm slice is never a rate. Its first batch's wait,
 beside the later slices', gives the start-up.
@@ -60,16 +61,20 @@ def _by_round(candidate: dict[str, Any]) -> dict[int, float]:
             if s.get("seconds", 0) > 0 and not s.get("warm")}
 
 
-def epoch_seconds(candidate: dict[str, Any], epoch_samples: int | None) -> float | None:
+def epoch_seconds(candidate: dict[str, Any], epoch_samples: int | None, persistent: bool = False) -> float | None:
     """Seconds of one epoch of the job with this setting, composed of its own measurements: the epoch's
     samples at its median steady rate, plus its start-up: how much longer its first slice took than its
     samples at that rate (with workers: starting them, the first fill, fresh workers' first batches; without:
-    the first batches' own extra). None where a term was not measured."""
+    the first batches' own extra). Where the job's workers persist (``persistent``) a setting with workers
+    starts them once for the whole job, not each epoch: its epochs are the steady part (the start-up stays in
+    the table, apart). None where a term was not measured."""
     r = rates(candidate)
     slices = candidate.get("slices") or ()
     if not r or not epoch_samples or not slices or slices[0].get("elapsed_s") is None:
         return None
     rate = median(r)
+    if persistent and candidate["setting"].get("num_workers"):
+        return epoch_samples / rate
     first = slices[0]
     return epoch_samples / rate + max(0.0, first["elapsed_s"] - first.get("all_samples", 0) / rate)
 
@@ -80,7 +85,8 @@ def tuning_choice(record: dict[str, Any]) -> TuningChoice:
     measured = [(median(r), i) for i, c in enumerate(cands) if len(r := rates(c)) >= MIN_ROUNDS]
     if len(own) < MIN_ROUNDS or not [i for _, i in measured if i != 0]:  # nothing to weigh the own against
         return TuningChoice(0, None, 0, 0, True)
-    epochs = {i: epoch_seconds(cands[i], record.get("epoch_samples")) for _, i in measured}
+    persistent = bool(record.get("persistent_workers"))
+    epochs = {i: epoch_seconds(cands[i], record.get("epoch_samples"), persistent) for _, i in measured}
     composed = all(t is not None for t in epochs.values())
     best = min((t, i) for i, t in epochs.items())[1] if composed else max(measured)[1]
     if best == 0:
@@ -133,7 +139,7 @@ def tuning_table(record: dict[str, Any]) -> pd.DataFrame:
             "high": max(r) if r else None,
             "vs_own": (mid / own_median) if (mid is not None and own_median) else None,
             "startup_s": c.get("startup_s"),
-            "epoch_s": epoch_seconds(c, record.get("epoch_samples")),
+            "epoch_s": epoch_seconds(c, record.get("epoch_samples"), bool(record.get("persistent_workers"))),
         })
     return pd.DataFrame(rows, columns=["setting", "num_workers", "prefetch_factor", "pin_memory", "own", "best",
                                        "adopted", "rounds", "samples_per_s", "low", "high", "vs_own",

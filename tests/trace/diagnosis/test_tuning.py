@@ -165,3 +165,14 @@ def test_a_faster_setting_that_shared_too_few_rounds_is_untold_not_keep():
     lines = tuning_lines(rec)
     assert any(line.startswith("Too few rounds to tell") for line in lines)
     assert not any(line.startswith("Keep your settings") for line in lines)
+
+
+def test_workers_that_persist_start_once_a_job_not_once_an_epoch():
+    # the short epoch above, but the job's workers persist: four workers start once for the whole job, so
+    # each epoch is its samples at the rate (0.5 s against 2 s); the start-up stays in the table, apart
+    rec = record(timed(cand(OWN, [100, 100, 100]), 0.1), timed(cand(FOUR, [400, 400, 400], startup=1.5), 1.5))
+    rec["epoch_samples"], rec["persistent_workers"] = 200, True
+    choice = tuning_choice(rec)
+    assert choice.epoch_s == pytest.approx((0.5, 2.0)) and choice.speedup == pytest.approx(4.0)
+    assert not choice.keep
+    assert tuning_table(rec)["startup_s"].tolist()[1] == 1.5

@@ -20,7 +20,10 @@ TEXTS = {
         "ko": "{slice_batches}배치씩 번갈아 잰 조각(모두 {slices}개)",
     },
     "tuning.row": {
-        "en": "  {mark} {setting}: {median} samples/s (lowest {low}, highest {high}; {rounds} rounds){vs}{startup}",
+        "en": Plural("rounds", "  {mark} {setting}: {median} samples/s (lowest {low}, highest {high}; {rounds} round)"
+                               "{vs}{startup}",
+                     "  {mark} {setting}: {median} samples/s (lowest {low}, highest {high}; {rounds} rounds)"
+                     "{vs}{startup}"),
         "ko": "  {mark} {setting}: 초당 {median} 샘플(최저 {low}, 최고 {high}; {rounds}회){vs}{startup}",
     },
     "tuning.row_unmeasured": {
@@ -68,11 +71,12 @@ TEXTS = {
               "함께 돈 조각 대부분에서 빨라야 합니다).",
     },
     "tuning.too_few": {
-        "en": "Too few rounds to tell ({why}): run again with a larger budget, e.g. --tune-budget 30 (seconds) or "
-              "--tune-budget 25%.",
-        "ko": "판단하기엔 잰 횟수가 너무 적습니다({why}): 예산을 늘려 다시 실행하세요. 예: --tune-budget 30(초) "
-              "또는 --tune-budget 25%.",
+        "en": "Too few rounds to tell ({why}): run again with a larger budget, e.g. --tune-budget {seconds} "
+              "(seconds){share}.",
+        "ko": "판단하기엔 잰 횟수가 너무 적습니다({why}): 예산을 늘려 다시 실행하세요. 예: --tune-budget "
+              "{seconds}(초){share}.",
     },
+    "tuning.too_few.share": {"en": " or --tune-budget {percent}%", "ko": " 또는 --tune-budget {percent}%"},
     "tuning.stopped.budget": {"en": "the budget of {budget:.1f} s was spent", "ko": "예산 {budget:.1f}초를 다 씀"},
     "tuning.stopped.rounds": {"en": "every setting got its rounds", "ko": "모든 설정을 충분히 잼"},
     "tuning.stopped.job_ended": {"en": "the job ended while tuning", "ko": "튜닝 중 작업이 끝남"},

@@ -28,6 +28,8 @@ round). Knows nothing of torch, plotly or streamlit.
 
 from __future__ import annotations
 
+import math
+
 from dataclasses import dataclass
 from statistics import median
 from typing import Any
@@ -97,6 +99,20 @@ def tuning_choice(record: dict[str, Any]) -> TuningChoice:
     speedup = epochs[0] / epochs[best] if composed else median(rates(cands[best])) / median(own)
     keep = speedup < MIN_SPEEDUP or len(rounds) < MIN_ROUNDS or wins * 3 < len(rounds) * 2
     return TuningChoice(best, speedup, wins, len(rounds), keep, (epochs[best], epochs[0]) if composed else None)
+
+
+def larger_budget(record: dict[str, Any], lang: str = "en") -> dict[str, str]:
+    """The ``--tune-budget`` to try after too few rounds: twice what this one allowed (at least 30 s), and
+    twice its share of the first epoch where it was a share under half (a record without its budget: 25 %)."""
+    from ...texts import text
+
+    seconds = max(30, math.ceil(2 * (record.get("budget_s") or 0)))
+    budget = record.get("budget")
+    percent = None if budget else 25.0
+    if budget and budget.get("kind") == "share" and budget.get("value", 1) < 0.5:
+        percent = 200 * budget["value"]
+    share = "" if percent is None else text("tuning.too_few.share", lang, percent=f"{percent:g}")
+    return {"seconds": str(seconds), "share": share}
 
 
 def change_text(setting: dict[str, Any], own: dict[str, Any]) -> str:
@@ -202,7 +218,7 @@ def tuning_lines(record: dict[str, Any] | None, lang: str = "en", epochs: int | 
     if choice.speedup is None or (choice.keep and choice.speedup >= MIN_SPEEDUP and choice.paired < MIN_ROUNDS):
         # a faster setting that shared too few rounds with the job's own is not a reason to keep: it is untold
         why = text(f"tuning.stopped.{record.get('stopped') or 'job_ended'}", lang, budget=record.get("budget_s") or 0)
-        lines.append(text("tuning.too_few", lang, why=why))
+        lines.append(text("tuning.too_few", lang, why=why, **larger_budget(record, lang)))
     elif choice.keep:
         lines.append(text("tuning.keep", lang, min=MIN_SPEEDUP))
     else:

@@ -176,3 +176,21 @@ def test_workers_that_persist_start_once_a_job_not_once_an_epoch():
     assert choice.epoch_s == pytest.approx((0.5, 2.0)) and choice.speedup == pytest.approx(4.0)
     assert not choice.keep
     assert tuning_table(rec)["startup_s"].tolist()[1] == 1.5
+
+
+@pytest.mark.parametrize("budget, budget_s, wanted", [
+    ({"kind": "share", "value": 0.5}, 1.4, "--tune-budget 30 (seconds)."),  # 50 %: never ask for 25 %
+    ({"kind": "share", "value": 0.1}, 0.3, "--tune-budget 30 (seconds) or --tune-budget 20%."),
+    ({"kind": "seconds", "value": 40.0}, 40.0, "--tune-budget 80 (seconds)."),
+])
+def test_too_few_rounds_ask_for_a_budget_larger_than_the_one_spent(budget, budget_s, wanted):
+    rec = record(cand(OWN, [100]), cand(TWO, []))
+    rec["budget"], rec["budget_s"] = budget, budget_s
+    [line] = [line for line in tuning_lines(rec) if line.startswith("Too few rounds")]
+    assert line.endswith(wanted)
+
+
+def test_one_round_is_one_round():
+    rec = record(cand(OWN, [100]), cand(TWO, [200]))
+    assert any("(lowest 100, highest 100; 1 round)" in line for line in tuning_lines(rec))
+    assert any("; 1회)" in line for line in tuning_lines(rec, "ko"))

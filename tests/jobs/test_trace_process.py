@@ -50,9 +50,10 @@ def _write(path, chunks: list | None = None) -> stream.StreamWriter:
     return writer
 
 
-def _writers() -> list[psutil.Process]:
-    return [p for p in psutil.Process().children(recursive=True) if p.is_running()
-            and p.status() != psutil.STATUS_ZOMBIE]
+def _children() -> set[int]:
+    """This test process's live descendants (others' too: a suite's earlier tests may leave a resource tracker)."""
+    return {p.pid for p in psutil.Process().children(recursive=True)
+            if p.is_running() and p.status() != psutil.STATUS_ZOMBIE}
 
 
 def test_a_process_of_its_own_writes_what_the_thread_writes(tmp_path, monkeypatch):
@@ -61,7 +62,7 @@ def test_a_process_of_its_own_writes_what_the_thread_writes(tmp_path, monkeypatc
     assert writer._process is not None and writer._process.pid != os.getpid()
     writer.set_meta("exit_status", 0)
     writer.close()
-    assert not writer._process.is_alive() and _writers() == []
+    assert not writer._process.is_alive() and writer._process.pid not in _children()
 
     monkeypatch.setattr(trace_process, "start", lambda path, meta: None)  # a platform that cannot fork
     here = _write(tmp_path / "thread.lltrace", list(chunks))
@@ -99,6 +100,7 @@ def test_a_failing_writer_is_said_and_does_not_hang_the_job(tmp_path, capsys):
 
 
 def test_a_path_that_cannot_be_written_fails_before_the_script_runs(tmp_path):
+    before = _children()
     with pytest.raises(FileNotFoundError):
         stream.StreamWriter(str(tmp_path / "no" / "such" / "folder.lltrace"), {})
-    assert _writers() == []
+    assert _children() - before == set()

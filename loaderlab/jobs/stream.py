@@ -30,6 +30,7 @@ from ..trace.files.columnar import TraceWriter
 from . import trace_process
 
 FLUSH_EVERY_S = 0.5  # how much of a job a SIGKILL can lose (plus a worker's own 0.02 s buffer)
+ANSWER_WAIT_S = 2.0  # how long a flush waits for the writing process to say what the file holds
 RECENT_BATCHES = 256  # batches whose fetch records are remembered to drop repeats
 
 
@@ -151,6 +152,7 @@ class StreamWriter:
         self._lock = threading.Lock()
         self._failed: str | None = None
         self._closed = False
+        self._pending = 0  # records sent that the writing process has not yet said it wrote
         open(path, "wb").close()  # a path that cannot be written fails here, in the job, before the script runs
         started = trace_process.start(path, meta)
         self._process, self._outbox, self._answers = started if started else (None, None, None)
@@ -184,6 +186,13 @@ class StreamWriter:
                     self.events = self._rows.events
                 elif self._failed is None:
                     self._send(trace_process.Records(source.name, chunks))
+                    self._pending += 1
+            # the count run prints is what the file holds: wait (this thread, never the loop) for the answers
+            deadline = time.monotonic() + ANSWER_WAIT_S
+            while self._pending and self._failed is None:
+                left = deadline - time.monotonic()
+                if left <= 0 or self._read_answers(left):
+                    break
             self._read_answers()
 
     def _send(self, message: Any) -> None:
@@ -200,7 +209,7 @@ class StreamWriter:
             while self._answers.poll(wait_s):
                 answer = self._answers.recv()
                 if isinstance(answer, trace_process.Written):
-                    self.events = answer.events
+                    self.events, self._pending = answer.events, max(0, self._pending - 1)
                 elif isinstance(answer, trace_process.Failed):
                     self._failed = answer.error
                 wait_s = 0.0

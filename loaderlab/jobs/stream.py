@@ -154,7 +154,7 @@ class StreamWriter:
         self._closed = False
         self._pending = 0  # records sent that the writing process has not yet said it wrote
         open(path, "wb").close()  # a path that cannot be written fails here, in the job, before the script runs
-        started = trace_process.start(path, meta)
+        started = trace_process.start(path, meta, RowWriter)
         self._process, self._outbox, self._answers = started if started else (None, None, None)
         self._rows = None if started else RowWriter(path, meta)
         self._stop = threading.Event()

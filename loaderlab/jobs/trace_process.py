@@ -4,15 +4,17 @@ Twin of nothing in torch. In a job whose loop runs in the main process (``num_wo
 turning records into rows and Arrow batches holds the GIL the loop needs (a Hugging Face map-style job: 46 ms
 of a 0.38 s loop). So the job forks, before the script runs, a process that only writes: the job's writer
 thread drains each tracer and sends the raw chunks (:class:`Records`) down a pipe; this process builds the
-rows (:func:`.stream.frame_of`) and appends them to the file, and says after each write how many events the
-file holds (:class:`Written`), so what the job prints is what the file has.
+rows (the job's row writer, :class:`.stream.RowWriter`, handed to :func:`start`) and appends them to the file,
+and says after each write how many events the file holds (:class:`Written`), so what the job prints is what
+the file has.
 
 Messages, each one pickled object on the pipe: :class:`Records`, :class:`Meta` and :class:`Finish` from the
 job; :class:`Written` and :class:`Failed` back. The process ignores SIGINT and SIGTERM (a Ctrl-C reaches the
 whole process group: the job decides when the file ends); it ends on :class:`Finish` (closing the file) or
-when the pipe closes without one (the job was killed outright: what arrived is written, and the file is left
-without its end, as a job killed outright leaves it). Knows the records and the file writer; nothing of the
-script, plotly or streamlit.
+when the job is gone without one — the pipe closed, or the job's pid no longer its parent (a process the
+script forked may hold the pipe open long after the job was killed outright): what arrived is written, and
+the file is left without its end, as a job killed outright leaves it. Knows the records; nothing of how rows
+are built, of the script, plotly or streamlit.
 """
 
 from __future__ import annotations
@@ -21,11 +23,12 @@ import multiprocessing
 import os
 import signal
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from ..engine.records import Chunk
 
 FINISH_TIMEOUT_S = 30.0  # the job waits this long for the file's end (a slow disk), then leaves it cut short
+PARENT_CHECK_S = 1.0  # how often a waiting writer checks that the job is still its parent
 
 
 @dataclass(frozen=True)
@@ -63,21 +66,32 @@ class Failed:
     error: str
 
 
-def serve(inbox: Any, outbox: Any, path: str, meta: dict[str, Any], jobs_ends: tuple = ()) -> None:
-    """The writing process's loop (the target of :func:`start`). ``jobs_ends``: the job's ends of the two
-    pipes, which the fork copied here: closed first, or the pipe would never read as closed."""
-    from .stream import RowWriter  # the process is forked: the parent imported it already
+def _next(inbox: Any, job: int) -> Any:
+    """The job's next message; :class:`Finish`'s absence (None) once the job is gone."""
+    while not inbox.poll(PARENT_CHECK_S):
+        if os.getppid() != job:
+            return None
+    try:
+        return inbox.recv()
+    except EOFError:
+        return None
 
+
+def serve(inbox: Any, outbox: Any, path: str, meta: dict[str, Any], make_rows: Callable,
+          jobs_ends: tuple = ()) -> None:
+    """The writing process's loop (the target of :func:`start`): ``make_rows(path, meta)`` writes the file.
+    ``jobs_ends``: the job's ends of the two pipes, which the fork copied here: closed first, or the pipe
+    would never read as closed."""
+    job = os.getppid()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     for end in jobs_ends:
         end.close()
     try:
-        rows = RowWriter(path, meta)
+        rows = make_rows(path, meta)
         while True:
-            try:
-                message = inbox.recv()
-            except EOFError:  # the job is gone without a Finish: keep what arrived, leave the end unwritten
+            message = _next(inbox, job)
+            if message is None:  # the job is gone without a Finish: keep what arrived, leave the end unwritten
                 break
             if isinstance(message, Records):
                 rows.write(message.loader, message.chunks)
@@ -97,16 +111,17 @@ def serve(inbox: Any, outbox: Any, path: str, meta: dict[str, Any], jobs_ends: t
         os._exit(0)  # a forked copy of the job: none of its exit handlers (the script's, torch's) may run here
 
 
-def start(path: str, meta: dict[str, Any]) -> tuple[Any, Any, Any] | None:
+def start(path: str, meta: dict[str, Any], make_rows: Callable) -> tuple[Any, Any, Any] | None:
     """(process, the job's end of the records pipe, the job's end of the answers pipe), or None where this
-    platform cannot fork (the job then writes from its own thread)."""
+    platform cannot fork (the job then writes from its own thread). ``make_rows(path, meta)``: what writes
+    the rows in the new process (passed in, so this module needs nothing of :mod:`.stream`)."""
     if "fork" not in multiprocessing.get_all_start_methods():
         return None
     context = multiprocessing.get_context("fork")
     inbox_r, inbox_w = context.Pipe(duplex=False)
     outbox_r, outbox_w = context.Pipe(duplex=False)
-    process = context.Process(target=serve, args=(inbox_r, outbox_w, path, meta, (inbox_w, outbox_r)), name="loaderlab_trace_file",
-                              daemon=False)
+    process = context.Process(target=serve, args=(inbox_r, outbox_w, path, meta, make_rows, (inbox_w, outbox_r)),
+                              name="loaderlab_trace_file", daemon=False)
     process.start()
     inbox_r.close()
     outbox_w.close()

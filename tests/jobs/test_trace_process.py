@@ -6,6 +6,9 @@ process outlives the writer."""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+import textwrap
 from types import SimpleNamespace
 
 import pandas as pd
@@ -64,7 +67,7 @@ def test_a_process_of_its_own_writes_what_the_thread_writes(tmp_path, monkeypatc
     writer.close()
     assert not writer._process.is_alive() and writer._process.pid not in _children()
 
-    monkeypatch.setattr(trace_process, "start", lambda path, meta: None)  # a platform that cannot fork
+    monkeypatch.setattr(trace_process, "start", lambda path, meta, make_rows: None)  # a platform that cannot fork
     here = _write(tmp_path / "thread.lltrace", list(chunks))
     assert here._process is None
     here.set_meta("exit_status", 0)
@@ -104,3 +107,29 @@ def test_a_path_that_cannot_be_written_fails_before_the_script_runs(tmp_path):
     with pytest.raises(FileNotFoundError):
         stream.StreamWriter(str(tmp_path / "no" / "such" / "folder.lltrace"), {})
     assert _children() - before == set()
+
+
+KILLED_WITH_A_FORKED_CHILD = textwrap.dedent('''
+    import os, signal, sys, time
+    from loaderlab.jobs.stream import StreamWriter
+    writer = StreamWriter(sys.argv[1], {}, every_s=3600)
+    sleeper = os.fork()
+    if sleeper == 0:  # a process the script forked: it holds the pipe to the writer open
+        os.close(1)
+        time.sleep(60)
+        os._exit(0)
+    print(writer._process.pid, sleeper, flush=True)
+    os.kill(os.getpid(), signal.SIGKILL)
+''')
+
+
+def test_the_writer_ends_when_the_job_is_gone_though_a_forked_child_holds_its_pipe(tmp_path):
+    job = subprocess.Popen([sys.executable, "-c", KILLED_WITH_A_FORKED_CHILD, str(tmp_path / "t.lltrace")],
+                           stdout=subprocess.PIPE, text=True)
+    writer, sleeper = (psutil.Process(int(pid)) for pid in job.stdout.readline().split())
+    try:
+        assert job.wait(timeout=30) == -9
+        writer.wait(timeout=10 * trace_process.PARENT_CHECK_S)  # not the sleeper's 60 s
+    finally:
+        sleeper.kill()
+        job.stdout.close()

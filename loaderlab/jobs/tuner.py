@@ -205,9 +205,7 @@ class Tuner:
     def _plan(self, first: Slice, now: float) -> None:
         """Slice length and budget from the job's own first slice: its time per batch, steps included,
         after its first fill (so without its workers' start-up)."""
-        steady = first.steady(self.own.num_workers, self.own.prefetch_factor)
-        per_batch = steady[1] / steady[0] * (first.samples(0) / len(first.items)) if steady \
-            else (now - first.started) / len(first.items)
+        per_batch = self.cands[0].batch_s or (now - first.started) / len(first.items)  # steady: _end_slice's
         try:
             epoch_batches = len(self.loader._index_sampler)
         except TypeError:

@@ -63,13 +63,15 @@ def _by_round(candidate: dict[str, Any]) -> dict[int, float]:
             if s.get("seconds", 0) > 0 and not s.get("warm")}
 
 
-def epoch_seconds(candidate: dict[str, Any], epoch_samples: int | None, persistent: bool = False) -> float | None:
-    """Seconds of one epoch of the job with this setting, composed of its own measurements: the epoch's
-    samples at its median steady rate, plus its start-up: how much longer its first slice took than its
-    samples at that rate (with workers: starting them, the first fill, fresh workers' first batches; without:
-    the first batches' own extra). Where the job's workers persist (``persistent``) a setting with workers
-    starts them once for the whole job, not each epoch: its epochs are the steady part (the start-up stays in
-    the table, apart). None where a term was not measured."""
+def epoch_seconds(candidate: dict[str, Any], record: dict[str, Any]) -> float | None:
+    """Seconds of one epoch of the job (``record["epoch_samples"]``) with this setting, composed of its own
+    measurements: the epoch's samples at its median steady rate, plus its start-up: how much longer its first
+    slice took than its samples at that rate (with workers: starting them, the first fill, fresh workers'
+    first batches; without: the first batches' own extra). Where the job's workers persist
+    (``record["persistent_workers"]``) a setting with workers starts them once for the whole job, not each
+    epoch: its epochs are the steady part (the start-up stays in the table, apart). None where a term was not
+    measured."""
+    epoch_samples, persistent = record.get("epoch_samples"), bool(record.get("persistent_workers"))
     r = rates(candidate)
     slices = candidate.get("slices") or ()
     if not r or not epoch_samples or not slices or slices[0].get("elapsed_s") is None:
@@ -87,8 +89,7 @@ def tuning_choice(record: dict[str, Any]) -> TuningChoice:
     measured = [(median(r), i) for i, c in enumerate(cands) if len(r := rates(c)) >= MIN_ROUNDS]
     if len(own) < MIN_ROUNDS or not [i for _, i in measured if i != 0]:  # nothing to weigh the own against
         return TuningChoice(0, None, 0, 0, True)
-    persistent = bool(record.get("persistent_workers"))
-    epochs = {i: epoch_seconds(cands[i], record.get("epoch_samples"), persistent) for _, i in measured}
+    epochs = {i: epoch_seconds(cands[i], record) for _, i in measured}
     composed = all(t is not None for t in epochs.values())
     best = min((t, i) for i, t in epochs.items())[1] if composed else max(measured)[1]
     if best == 0:
@@ -155,7 +156,7 @@ def tuning_table(record: dict[str, Any]) -> pd.DataFrame:
             "high": max(r) if r else None,
             "vs_own": (mid / own_median) if (mid is not None and own_median) else None,
             "startup_s": c.get("startup_s"),
-            "epoch_s": epoch_seconds(c, record.get("epoch_samples"), bool(record.get("persistent_workers"))),
+            "epoch_s": epoch_seconds(c, record),
         })
     return pd.DataFrame(rows, columns=["setting", "num_workers", "prefetch_factor", "pin_memory", "own", "best",
                                        "adopted", "rounds", "samples_per_s", "low", "high", "vs_own",

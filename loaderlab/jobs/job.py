@@ -202,9 +202,8 @@ class Job:
         """SIGTERM while the script is stuck in C: keep what was traced (the workers notice their parent's
         end by themselves, within torch's 5 s check)."""
         try:
-            self.writer.flush()
             self.writer.set_meta("exit_status", EXIT_TERMINATED)
-            self.writer.close(timeout_s=CLOSE_FROM_OUTSIDE_S)  # the file is whole before the job exits
+            self.writer.close(timeout_s=CLOSE_FROM_OUTSIDE_S)  # what is left, then the file's end, before the exit
             stacks.remove(self.stacks_dir)
             sys.stderr.write(f"\nloaderlab: SIGTERM while the script was blocked outside Python; wrote {self.path} "
                              f"({self.writer.events} events) and stopped\n")

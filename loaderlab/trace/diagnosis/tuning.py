@@ -231,7 +231,8 @@ def tuning_lines(record: dict[str, Any] | None, lang: str = "en", epochs: int | 
                           speedup=choice.speedup, best=f"{median(rates(best)):,.0f}",
                           own=f"{median(rates(own)):,.0f}", rounds=len(rates(best)), own_rounds=len(rates(own)),
                           wins=choice.wins, paired=choice.paired, **terms))
-        if best.get("startup_s") and best["setting"]["num_workers"] and epochs and epochs > 1:
+        if best.get("startup_s") and best["setting"]["num_workers"] and epochs and epochs > 1 \
+                and not record.get("persistent_workers"):  # persistent workers start once a job
             lines.append(text("tuning.startup_note", lang, seconds=best["startup_s"], epochs=epochs))
     lines += loader_only_lines(record.get("loader_only"), lang)
     adopted = record.get("adopted")

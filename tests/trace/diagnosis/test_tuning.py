@@ -194,3 +194,11 @@ def test_one_round_is_one_round():
     rec = record(cand(OWN, [100]), cand(TWO, [200]))
     assert any("(lowest 100, highest 100; 1 round)" in line for line in tuning_lines(rec))
     assert any("; 1회)" in line for line in tuning_lines(rec, "ko"))
+
+
+def test_the_start_up_note_is_for_workers_that_restart_each_epoch():
+    rec = record(timed(cand(OWN, [100, 100, 100]), 0.1), timed(cand(FOUR, [400, 400, 400], startup=0.3), 0.4))
+    rec["epoch_samples"] = 2000
+    assert any("paid again in each of the job's 3 epochs" in line for line in tuning_lines(rec, epochs=3))
+    rec["persistent_workers"] = True  # a job whose workers persist was told it pays them each epoch
+    assert not any("paid again" in line for line in tuning_lines(rec, epochs=3))

@@ -12,6 +12,8 @@ so worker and main-process events line up on one axis without any clock exchange
 
 from __future__ import annotations
 
+from array import array
+
 import os
 import time
 from typing import Any, NamedTuple
@@ -125,6 +127,11 @@ def index_list(indices: Any) -> tuple[list | None, int]:
     A batch sampler yields a list (or tuple, range, tensor…); without automatic batching the sampler
     yields one index; an IterableDataset's "indices" are Nones.
     """
+    if type(indices) is list:  # a batch sampler's list: converted in C (each batch of a job passes here)
+        try:
+            return array("q", indices).tolist(), len(indices)
+        except (TypeError, OverflowError):  # not ints, or beyond int64: as below
+            pass
     seq = indices if isinstance(indices, (list, tuple)) else (
         [indices] if isinstance(indices, (int, str, bytes)) or not hasattr(indices, "__iter__") else list(indices))
     try:
@@ -193,6 +200,7 @@ class Tracer:
     enabled = False
     sample_info = None  # optional top-level callable (index, sample) -> (label, length), run per sample
     inflight = None  # (epoch, batch, [index, t0, t1, …, index, t0], labels, lengths, fingerprints): in fetching
+    settles_labels = False  # True: emit_fetches may take labels as records.PendingLabels (read when handed out)
     guard = None  # a recording's RunGuard (see .interrupt): the main process's waits check it; None = never stop
 
     def emit(self, kind: str, worker: int, epoch: int, batch: int = NO_BATCH, index: int = NO_BATCH, **fields: Any) -> None:

@@ -17,6 +17,7 @@ ships what it recorded as a :class:`Chunk` of bytes (:mod:`.worker`). Knows noth
 from __future__ import annotations
 
 import itertools
+import operator
 import os
 import struct
 import time
@@ -36,6 +37,7 @@ HEAD_STRIDE = len(HEAD)
 _PACK = struct.Struct(f"{STRIDE}q").pack
 _PACK_HEAD = struct.Struct(f"{HEAD_STRIDE}q").pack
 NO_REF = -1
+_NUMERIC = frozenset(("nbytes", "length", "arg0", "arg1", "arg2", "arg3"))  # fields that need no object
 _QUEUES = {"": -1, "result_queue": -2, "data_queue": -3, "reorder": -4}  # index_queue[k] is k
 QUEUE_NAMES = {code: name for name, code in _QUEUES.items()}
 
@@ -75,10 +77,35 @@ def as_int(value: Any) -> int:
     return value if -(2**63) <= value < 2**63 else ev.NO_BATCH
 
 
+class PendingLabels(list):
+    """A batch's labels still as the tensors its samples hold (0-d or one-element): a RecordTracer takes them so,
+    and reads each one (``.item()``) when it hands its records out (``parts``, ``drain``), away from the loop
+    that fetched them (issue 37: read in the loop, 32 labels cost the loop a tenth of a Hugging Face batch)."""
+
+    def settled(self) -> list:
+        """The labels as values: each tensor's ``.item()``, None for a tensor of more elements than one."""
+        try:
+            return list(map(_ITEM, self))
+        except RuntimeError:  # one has several elements: it is no label (as SampleGuess reads it)
+            return [v.item() if v.numel() == 1 else None for v in self]
+
+
+_ITEM = operator.methodcaller("item")
+
+
+def settled_objects(objs: dict) -> dict:
+    """``objs`` with every batch's PendingLabels read (a batch object's first item; see ``emit_fetches``)."""
+    for ref, entry in objs.items():
+        if type(entry[0]) is PendingLabels:
+            objs[ref] = (entry[0].settled(), *entry[1:])
+    return objs
+
+
 class RecordTracer(ev.Tracer):
     """Records into arrays; ``chunks`` holds what other processes sent (``emit_records``), in arrival order."""
 
     enabled = True
+    settles_labels = True  # takes a batch's labels as PendingLabels (its own process reads them: never pickled)
 
     def __init__(self, sample_info=None) -> None:
         self.sample_info = sample_info
@@ -92,9 +119,18 @@ class RecordTracer(ev.Tracer):
         self._append = self.rows.frombytes  # bound once: ``emit`` is the hot path
 
     def emit(self, kind: str, worker: int, epoch: int, batch: int = ev.NO_BATCH, index: int = ev.NO_BATCH,
-             _code=CODE, _now=time.monotonic_ns, _pack=_PACK, **fields: Any) -> None:
+             _code=CODE, _now=time.monotonic_ns, _pack=_PACK, _numeric=_NUMERIC, **fields: Any) -> None:
         if not fields:
             self._append(_pack(_code[kind], _now(), self._pid, worker, epoch, batch, index, -1, 0, -1, -1, -1, -1, -1, -1))
+        elif fields.keys() <= _numeric:  # a loop's clocks, a collate's sizes: packed here, no object (issue 37)
+            t_ns, get = _now(), fields.get
+            try:
+                packed = _pack(_code[kind], t_ns, self._pid, worker, epoch, batch, index, -1, get("nbytes", 0),
+                               get("length", -1), get("arg0", -1), get("arg1", -1), get("arg2", -1), get("arg3", -1), -1)
+            except (struct.error, TypeError, OverflowError):  # a value that is no int64: _record makes it one
+                self._record(kind, t_ns, self._pid, worker, epoch, batch, index, fields)
+                return
+            self._append(packed)
         else:
             self._record(kind, _now(), self._pid, worker, epoch, batch, index, fields)
 
@@ -176,7 +212,7 @@ class RecordTracer(ev.Tracer):
         heads = self.heads[:]
         n = sum(heads[HEAD_STRIDE - 2::HEAD_STRIDE])
         rows = self.rows[:len(self.rows) // STRIDE * STRIDE]
-        own = Chunk(rows.tobytes(), heads.tobytes(), self.samples[:3 * n].tobytes(), dict(self.objs))
+        own = Chunk(rows.tobytes(), heads.tobytes(), self.samples[:3 * n].tobytes(), settled_objects(dict(self.objs)))
         return [own, *list(self.chunks)]
 
     def drain(self) -> list[Chunk]:
@@ -192,7 +228,7 @@ class RecordTracer(ev.Tracer):
         samples = self.samples[:3 * n]
         refs = [r for r in rows[STRIDE - 1::STRIDE] if r != NO_REF]
         refs += [r for r in heads[HEAD_STRIDE - 1::HEAD_STRIDE] if r != NO_REF]
-        objs = {r: self.objs.pop(r) for r in refs}  # stored before the record that names them
+        objs = settled_objects({r: self.objs.pop(r) for r in refs})  # stored before the record that names them
         del self.rows[:len(rows)], self.heads[:len(heads)], self.samples[:len(samples)], self.chunks[:len(received)]
         own = Chunk(rows.tobytes(), heads.tobytes(), samples.tobytes(), objs)
         return [own, *received] if len(rows) or len(heads) else received

@@ -19,18 +19,27 @@ PROBED_BATCHES = 8  # the first batches are measured; a loader's batches rarely 
 
 def tree_shape(data: Any) -> tuple[int, int]:
     """(tensors, bytes of tensor data) in ``data``: a tensor, or mappings / sequences of them."""
-    import torch  # here: reading a saved trace's payload (recorded_payload) needs no torch
-
-    if isinstance(data, torch.Tensor):
+    tensor = _TENSOR[0] if _TENSOR else _tensor_class()
+    if isinstance(data, tensor):
         return 1, data.element_size() * data.nelement()
-    if isinstance(data, (str, bytes)):
-        return 0, 0
-    items = data.values() if isinstance(data, Mapping) else data if isinstance(data, (list, tuple)) else ()
+    # concrete types before the Mapping ABC: every batch of a traced job passes here (issue 37)
+    items = data if type(data) in (tuple, list) else () if isinstance(data, (str, bytes)) else (
+        data.values() if isinstance(data, Mapping) else data if isinstance(data, (list, tuple)) else ())
     tensors = nbytes = 0
     for item in items:
         t, b = tree_shape(item)
         tensors, nbytes = tensors + t, nbytes + b
     return tensors, nbytes
+
+
+_TENSOR: list = []  # torch.Tensor once a batch is measured: reading a saved trace's payload needs no torch
+
+
+def _tensor_class() -> type:
+    import torch
+
+    _TENSOR.append(torch.Tensor)
+    return torch.Tensor
 
 
 class PayloadProbe:

@@ -24,10 +24,16 @@ raises (a guess that fails is no label). Knows torch's tensors, nothing of panda
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from itertools import repeat
+from operator import itemgetter
 from typing import Any
 
 import torch
 import torch.utils.data
+
+from ...engine.records import PendingLabels
+
+_dim, _size = torch.Tensor.dim, torch.Tensor.size
 
 LABEL_KEYS = ("label", "labels", "target", "y")
 
@@ -130,51 +136,56 @@ class SampleGuess:
             return None, -1
 
     def batch(self, indices: Any, samples: list) -> list[tuple[Any, int]]:
-        """``[self(i, s) for i, s in zip(indices, samples)]`` for a batch a dataset's ``__getitems__`` returned,
-        read a column at a time where every sample is a dict with the first one's keys (a Hugging Face batch):
-        the label's and the length's places are found once, not once a sample (32 samples: 25 µs against
-        39 µs, issue 37). Any other batch is read a sample at a time."""
+        """``[self(i, s) for i, s in zip(indices, samples)]`` for a batch a dataset's ``__getitems__`` returned
+        (see :meth:`columns`)."""
+        labels, lengths = self.columns(indices, samples)
+        return list(zip(labels, lengths))
+
+    def columns(self, indices: Any, samples: list, pending: bool = False) -> tuple[list, list]:
+        """The batch's labels and lengths, as :meth:`__call__` reads each sample, read a column at a time where
+        every sample is a plain dict with the first one's keys in its order (a Hugging Face batch): the label's
+        and the length's places are found once and each column is read by C-level ``map`` calls. With
+        ``pending`` a column of tensor labels comes back as :class:`~loaderlab.engine.records.PendingLabels`,
+        read later by the tracer that takes it (issue 37: this runs in the loop, on its time). Any other batch,
+        or a column these calls cannot read exactly as ``__call__`` would, is read a sample at a time."""
         try:
-            columns = _dict_columns(samples)
-            if columns is not None:
-                place = self._label_place(samples[0], True)
-                labels = _labels(columns[place]) if place is not None else [None] * len(samples)
-                if labels is not None:
-                    lengths = _lengths([v for k, v in columns.items() if k != place])
-                    if lengths is not None:
-                        return list(zip(labels, lengths))
+            out = self._columns(samples, pending)
         except Exception:  # noqa: BLE001 - the sample-at-a-time read below decides
-            pass
-        return [self(i, s) for i, s in zip(indices, samples)]
+            out = None
+        if out is None:
+            guessed = [self(i, s) for i, s in zip(indices, samples)]
+            out = ([g[0] for g in guessed], [g[1] for g in guessed])
+        return out
 
-
-def _dict_columns(samples: list) -> dict[Any, list] | None:
-    """The samples' columns, where every sample is a plain dict with the first one's keys in its order."""
-    if not samples or type(samples[0]) is not dict:
-        return None
-    keys = tuple(samples[0])
-    if not all(type(s) is dict and tuple(s) == keys for s in samples):
-        return None
-    return {k: [s[k] for s in samples] for k in keys}
-
-
-def _labels(values: list) -> list | None:
-    """:func:`_one_value` of each value where all are one-element tensors (else None)."""
-    if not all(type(v) is torch.Tensor for v in values):
-        return None
-    try:
-        return [v.item() for v in values]
-    except RuntimeError:  # a tensor of more elements than one: read one sample at a time
-        return None
-
-
-def _lengths(columns: list[list]) -> list[int] | None:
-    """Each sample's first tensor with a dimension (the columns in the samples' key order), -1 for none;
-    None where the columns do not agree on which one that is."""
-    for column in columns:
-        tensors = [type(v) is torch.Tensor and v.dim() >= 1 for v in column]
-        if all(tensors):
-            return [v.shape[0] for v in column]
-        if any(tensors):
+    def _columns(self, samples: list, pending: bool = False) -> tuple[list, list] | None:
+        first, n = samples[0], len(samples)
+        if type(first) is not dict:
             return None
-    return [-1] * len(columns[0]) if columns else None
+        keys = tuple(first)
+        if set(map(type, samples)) != {dict} or list(map(tuple, samples)).count(keys) != n:
+            return None
+        place = self._label_place(first, True)
+        labels: list = [None] * n
+        if place is not None:
+            column = list(map(itemgetter(place), samples))
+            kinds = set(map(type, column))
+            if kinds == {torch.Tensor}:
+                labels = PendingLabels(column) if pending else PendingLabels(column).settled()
+            elif kinds in ({int}, {str}, {int, str}):
+                labels = column
+            else:  # a float, a numpy scalar, a tensor subclass…: __call__ reads each
+                return None
+        for key in keys:  # the first column of tensors with a dimension, in the samples' key order
+            if key == place:
+                continue
+            column = list(map(itemgetter(key), samples))
+            kinds = set(map(type, column))
+            if kinds == {torch.Tensor}:
+                try:
+                    return labels, list(map(_size, column, repeat(0)))
+                except IndexError:  # a 0-d tensor: the column holds no length unless none has a dimension
+                    if set(map(_dim, column)) != {0}:
+                        return None  # the samples disagree on which column holds their length
+            elif any(issubclass(kind, torch.Tensor) for kind in kinds):
+                return None  # a tensor subclass, or tensors beside other values: __call__ decides
+        return labels, [-1] * n

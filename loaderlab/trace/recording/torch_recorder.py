@@ -30,6 +30,7 @@ import multiprocessing.util
 import os
 import threading
 import time
+from array import array
 from typing import Any, Callable
 
 import torch
@@ -43,7 +44,7 @@ from ...engine.messages import Stop
 from ...engine.worker import WorkerTracer
 from . import stock_worker
 from ..core.payload import tree_shape
-from .sample_guess import rows
+from .sample_guess import rows, SampleGuess
 from .sample_keys import keyed_iter
 from .stream_samples import close_open_batch, ContentProbe, OpenBatch
 from .stock_pin import with_pin_stage
@@ -151,18 +152,22 @@ def _shared_fetch(own: Callable, indices, batch: int, epoch: int):
         raise
     t0, t1 = spans[1], now()
     _tracer.inflight = None
-    spans = []
-    for k, index in enumerate(indices):
-        spans += (index, t0 + (t1 - t0) * k // n, t0 + (t1 - t0) * (k + 1) // n)
+    bounds = [t0 + (t1 - t0) * k // n for k in range(n + 1)]
+    try:  # [index, t0, t1, …] filled a column at a time in C: this runs on the loop's own time
+        spans = array("q", bytes(24 * n))
+        spans[0::3], spans[1::3], spans[2::3] = array("q", indices), array("q", bounds[:-1]), array("q", bounds[1:])
+    except (TypeError, OverflowError):  # indices that are not int64s: the tracer makes each one
+        spans = [x for k, index in enumerate(indices) for x in (index, bounds[k], bounds[k + 1])]
     labels = lengths = None
     if info is not None:
         samples = rows(data, n)
         if samples is None:
-            guessed = [(None, -1)] * n
-        else:  # a SampleGuess reads a batch a column at a time; any other sample_info one sample at a time
-            each = getattr(info, "batch", None)
-            guessed = each(indices, samples) if each is not None else [info(i, x) for i, x in zip(indices, samples)]
-        labels, lengths = [g[0] for g in guessed], [g[1] for g in guessed]
+            labels, lengths = [None] * n, [-1] * n
+        elif isinstance(info, SampleGuess):  # a column at a time; tensor labels read by the tracer, off the loop
+            labels, lengths = info.columns(indices, samples, _tracer.settles_labels)
+        else:  # any other sample_info: one sample at a time
+            guessed = [info(i, x) for i, x in zip(indices, samples)]
+            labels, lengths = [g[0] for g in guessed], [g[1] for g in guessed]
     _tracer.emit_fetches(worker, epoch, batch, spans, labels, lengths)
     return data
 
@@ -226,12 +231,14 @@ class TracedCollate:
 
     def __call__(self, data):
         close_open_batch()  # a stream's batch is whole: its samples are reported before its collate begins
-        epoch, batch = _current
-        _tracer.emit(ev.COLLATE_BEGIN, _worker_id(), epoch, batch)
+        (epoch, batch), worker, tracer = _current, _worker_id(), _tracer
+        tracer.emit(ev.COLLATE_BEGIN, worker, epoch, batch)
         out = self.inner(data)
-        worker = _worker_id()
-        tensors, nbytes = tree_shape(out) if _tracer.enabled else (-1, 0)
-        _tracer.emit(ev.COLLATE_END, worker, epoch, batch, nbytes=nbytes, length=tensors, **batch_usage(worker))
+        tensors, nbytes = tree_shape(out) if tracer.enabled else (-1, 0)
+        if worker < 0:  # the main process: no usage numbers (batch_usage's are a worker's)
+            tracer.emit(ev.COLLATE_END, worker, epoch, batch, nbytes=nbytes, length=tensors)
+        else:
+            tracer.emit(ev.COLLATE_END, worker, epoch, batch, nbytes=nbytes, length=tensors, **batch_usage(worker))
         return out
 
 

@@ -100,6 +100,36 @@ def test_an_int_like_index_and_a_failing_emit_value_do_not_break_the_record():
     assert frame.loc[frame.kind == ev.ERROR, "arg0"].tolist() == [-1]
 
 
+def test_numeric_fields_packed_without_an_object_read_as_the_object_path_reads_them():
+    """emit's fast path (fields that are all numbers: a loop's clocks, a collate's sizes) against the
+    general path, and a value it cannot pack handed to the general one (stored as -1, never raised)."""
+    fast, slow = RecordTracer(), rec.RecordTracer()
+    fields = [dict(arg0=5, arg1=6, arg2=7), dict(nbytes=2**40, length=3), dict(arg3=np.int64(9)), dict(arg0=2**70),
+              dict(arg1=torch.tensor(4))]
+    for k, f in enumerate(fields):
+        fast.emit(ev.CONSUMER_BEGIN, -1, 0, k, **f)
+        slow._record(ev.CONSUMER_BEGIN, 0, slow._pid, -1, 0, k, ev.NO_BATCH, f)
+    assert not fast.objs
+    got, want = (tracer_frame(t).drop(columns=["t_ns", "t_s"]) for t in (fast, slow))
+    pd.testing.assert_frame_equal(got.reset_index(drop=True), want.reset_index(drop=True))
+    assert got["arg0"].tolist() == [5, -1, -1, -1, -1] and got["nbytes"].tolist()[1] == 2**40
+    assert got["arg3"].tolist()[2] == 9 and got["arg1"].tolist()[4] == 4
+
+
+def test_pending_tensor_labels_are_read_when_the_records_are_handed_out():
+    """A batch's labels taken as tensors (PendingLabels: read off the loop) come out of parts() and drain() as the
+    values SampleGuess reads (a tensor of several elements is no label); the tracer keeps no tensor after a drain."""
+    tracer = RecordTracer()
+    labels = rec.PendingLabels([torch.tensor(2), torch.tensor([1.5]), torch.tensor(True)])
+    tracer.emit_fetches(-1, 0, 0, [0, 1, 2, 1, 2, 3, 2, 3, 4], labels, [1, 1, 1])
+    tracer.emit_fetches(-1, 0, 1, [3, 4, 5], rec.PendingLabels([torch.zeros(2)]), [2])
+    parts = tracer.parts()[0].objs
+    assert [entry[0] for entry in parts.values()] == [[2, 1.5, True], [None]]
+    drained = [entry[0] for chunk in tracer.drain() for entry in chunk.objs.values()]
+    assert drained == [[2, 1.5, True], [None]] and not tracer.objs
+    assert all(type(v) in (int, float, bool, type(None)) for batch in drained for v in batch)
+
+
 def test_a_list_of_events_from_an_older_sender_is_read_too():
     from loaderlab.engine.records import detailed
 

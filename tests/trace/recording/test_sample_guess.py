@@ -7,8 +7,11 @@ import json
 import sys
 import textwrap
 
+import numpy as np
 import pytest
 import torch
+
+from loaderlab.engine.records import PendingLabels
 
 from loaderlab.cli import main
 from loaderlab.trace.recording.sample_guess import SampleGuess
@@ -91,6 +94,10 @@ def test_an_iterable_datasets_bare_values_are_their_own_labels():
     assert SampleGuess()(0, 7) == (None, -1)  # a map-style dataset's bare value is no label
 
 
+class _Sub(torch.Tensor):
+    pass
+
+
 def _hf_rows(n, label=lambda i: torch.tensor(i % 3)):
     return [{"input_ids": torch.ones(2 + i % 5, dtype=torch.long), "label": label(i)} for i in range(n)]
 
@@ -112,7 +119,14 @@ BATCHES = {
     "0-d beside the length": [{"a": torch.tensor(i), "ids": torch.ones(i + 2), "y": torch.tensor(i)} for i in range(3)],
     "tuples": [(torch.ones(i + 1), i) for i in range(3)],
     "empty": [],
+    "python bool labels": _hf_rows(3, lambda i: i == 1),
+    "numpy labels": _hf_rows(3, lambda i: np.int64(i)),
+    "a tensor subclass as the length": [{"ids": torch.ones(i + 1).as_subclass(_Sub), "label": i} for i in range(3)],
+    "a tensor subclass label": _hf_rows(3, lambda i: torch.tensor(i).as_subclass(_Sub)),
 }
+# the batches read by columns (the others fall back to the per-sample read, which the test compares with itself)
+BY_COLUMNS = {"hf rows", "bool labels", "float labels", "one-element labels", "int labels", "str labels", "no label",
+              "only a label", "0-d beside the length"}
 
 
 @pytest.mark.parametrize("label_key", [None, "y", "a"])
@@ -124,4 +138,10 @@ def test_a_batch_read_a_column_at_a_time_reads_as_each_sample_does(case, label_k
     got = guess.batch(list(range(len(samples))), samples)
     want = [guess(i, s) for i, s in enumerate(samples)]
     assert got == want
+    if case in BY_COLUMNS and label_key is None:  # the fast read itself, not its fallback, gave these
+        assert list(zip(*guess._columns(samples))) == want
+        labels, lengths = guess._columns(samples, pending=True)  # labels read later, by the tracer
+        settled = labels.settled() if isinstance(labels, PendingLabels) else labels
+        assert list(zip(settled, lengths)) == want
+        assert [type(label) for label in settled] == [type(label) for label, _ in want]
     assert [type(label) for label, _ in got] == [type(label) for label, _ in want]

@@ -200,7 +200,6 @@ class Tracer:
     enabled = False
     sample_info = None  # optional top-level callable (index, sample) -> (label, length), run per sample
     inflight = None  # (epoch, batch, [index, t0, t1, …, index, t0], labels, lengths, fingerprints): in fetching
-    settles_labels = False  # True: emit_fetches may take labels as records.PendingLabels (read when handed out)
     guard = None  # a recording's RunGuard (see .interrupt): the main process's waits check it; None = never stop
 
     def emit(self, kind: str, worker: int, epoch: int, batch: int = NO_BATCH, index: int = NO_BATCH, **fields: Any) -> None:

@@ -17,7 +17,6 @@ ships what it recorded as a :class:`Chunk` of bytes (:mod:`.worker`). Knows noth
 from __future__ import annotations
 
 import itertools
-import operator
 import os
 import struct
 import time
@@ -77,35 +76,10 @@ def as_int(value: Any) -> int:
     return value if -(2**63) <= value < 2**63 else ev.NO_BATCH
 
 
-class PendingLabels(list):
-    """A batch's labels still as the tensors its samples hold (0-d or one-element): a RecordTracer takes them so,
-    and reads each one (``.item()``) when it hands its records out (``parts``, ``drain``), away from the loop
-    that fetched them (issue 37: read in the loop, 32 labels cost the loop a tenth of a Hugging Face batch)."""
-
-    def settled(self) -> list:
-        """The labels as values: each tensor's ``.item()``, None for a tensor of more elements than one."""
-        try:
-            return list(map(_ITEM, self))
-        except RuntimeError:  # one has several elements: it is no label (as SampleGuess reads it)
-            return [v.item() if v.numel() == 1 else None for v in self]
-
-
-_ITEM = operator.methodcaller("item")
-
-
-def settled_objects(objs: dict) -> dict:
-    """``objs`` with every batch's PendingLabels read (a batch object's first item; see ``emit_fetches``)."""
-    for ref, entry in objs.items():
-        if type(entry[0]) is PendingLabels:
-            objs[ref] = (entry[0].settled(), *entry[1:])
-    return objs
-
-
 class RecordTracer(ev.Tracer):
     """Records into arrays; ``chunks`` holds what other processes sent (``emit_records``), in arrival order."""
 
     enabled = True
-    settles_labels = True  # takes a batch's labels as PendingLabels (its own process reads them: never pickled)
 
     def __init__(self, sample_info=None) -> None:
         self.sample_info = sample_info
@@ -212,7 +186,7 @@ class RecordTracer(ev.Tracer):
         heads = self.heads[:]
         n = sum(heads[HEAD_STRIDE - 2::HEAD_STRIDE])
         rows = self.rows[:len(self.rows) // STRIDE * STRIDE]
-        own = Chunk(rows.tobytes(), heads.tobytes(), self.samples[:3 * n].tobytes(), settled_objects(dict(self.objs)))
+        own = Chunk(rows.tobytes(), heads.tobytes(), self.samples[:3 * n].tobytes(), dict(self.objs))
         return [own, *list(self.chunks)]
 
     def drain(self) -> list[Chunk]:
@@ -228,7 +202,7 @@ class RecordTracer(ev.Tracer):
         samples = self.samples[:3 * n]
         refs = [r for r in rows[STRIDE - 1::STRIDE] if r != NO_REF]
         refs += [r for r in heads[HEAD_STRIDE - 1::HEAD_STRIDE] if r != NO_REF]
-        objs = settled_objects({r: self.objs.pop(r) for r in refs})  # stored before the record that names them
+        objs = {r: self.objs.pop(r) for r in refs}  # stored before the record that names them
         del self.rows[:len(rows)], self.heads[:len(heads)], self.samples[:len(samples)], self.chunks[:len(received)]
         own = Chunk(rows.tobytes(), heads.tobytes(), samples.tobytes(), objs)
         return [own, *received] if len(rows) or len(heads) else received

@@ -31,7 +31,7 @@ from torch.utils.data import IterDataPipe
 from . import datapipes, events as ev
 from .fetch import make_fetcher
 from .messages import Exhausted, Failure, Result, Resume, ResumeAck, Stop, Task
-from .records import as_int, Chunk, CODE, HEAD_STRIDE, NO_REF, RecordTracer, settled_objects, STRIDE
+from .records import as_int, Chunk, CODE, HEAD_STRIDE, NO_REF, RecordTracer, STRIDE
 from .tree import tree_nbytes
 from .watchdog import exit_when_orphaned, ParentWatchdog, WATCHDOG_INTERVAL_S
 
@@ -140,7 +140,7 @@ class WorkerTracer(RecordTracer):
         del self.heads[:len(heads)], self.samples[:3 * n], self.rows[:len(rows)]
         refs = set(rows[STRIDE - 1::STRIDE]) | set(heads[HEAD_STRIDE - 1::HEAD_STRIDE])
         refs.discard(NO_REF)
-        objs = settled_objects({ref: self.objs.pop(ref) for ref in refs})  # labels read here, in the flusher: not pickled
+        objs = {ref: self.objs.pop(ref) for ref in refs}
         return rows.tobytes(), heads.tobytes(), samples.tobytes(), objs
 
     def flush(self, report: tuple | None = None) -> None:

@@ -31,9 +31,7 @@ from typing import Any
 import torch
 import torch.utils.data
 
-from ...engine.records import PendingLabels
-
-_dim, _size = torch.Tensor.dim, torch.Tensor.size
+_item, _dim, _size = torch.Tensor.item, torch.Tensor.dim, torch.Tensor.size
 
 LABEL_KEYS = ("label", "labels", "target", "y")
 
@@ -141,15 +139,14 @@ class SampleGuess:
         labels, lengths = self.columns(indices, samples)
         return list(zip(labels, lengths))
 
-    def columns(self, indices: Any, samples: list, pending: bool = False) -> tuple[list, list]:
+    def columns(self, indices: Any, samples: list) -> tuple[list, list]:
         """The batch's labels and lengths, as :meth:`__call__` reads each sample, read a column at a time where
         every sample is a plain dict with the first one's keys in its order (a Hugging Face batch): the label's
-        and the length's places are found once and each column is read by C-level ``map`` calls. With
-        ``pending`` a column of tensor labels comes back as :class:`~loaderlab.engine.records.PendingLabels`,
-        read later by the tracer that takes it (issue 37: this runs in the loop, on its time). Any other batch,
-        or a column these calls cannot read exactly as ``__call__`` would, is read a sample at a time."""
+        and the length's places are found once and each column is read by C-level ``map`` calls (issue 37: this
+        runs in the loop, on its time). Any other batch, or a column these calls cannot read exactly as
+        ``__call__`` would, is read a sample at a time."""
         try:
-            out = self._columns(samples, pending)
+            out = self._columns(samples)
         except Exception:  # noqa: BLE001 - the sample-at-a-time read below decides
             out = None
         if out is None:
@@ -157,7 +154,7 @@ class SampleGuess:
             out = ([g[0] for g in guessed], [g[1] for g in guessed])
         return out
 
-    def _columns(self, samples: list, pending: bool = False) -> tuple[list, list] | None:
+    def _columns(self, samples: list) -> tuple[list, list] | None:
         first, n = samples[0], len(samples)
         if type(first) is not dict:
             return None
@@ -170,7 +167,10 @@ class SampleGuess:
             column = list(map(itemgetter(place), samples))
             kinds = set(map(type, column))
             if kinds == {torch.Tensor}:
-                labels = PendingLabels(column) if pending else PendingLabels(column).settled()
+                try:
+                    labels = list(map(_item, column))
+                except RuntimeError:  # a tensor of several elements is no label: __call__ says so sample by sample
+                    return None
             elif kinds in ({int}, {str}, {int, str}):
                 labels = column
             else:  # a float, a numpy scalar, a tensor subclass…: __call__ reads each

@@ -163,8 +163,8 @@ def _shared_fetch(own: Callable, indices, batch: int, epoch: int):
         samples = rows(data, n)
         if samples is None:
             labels, lengths = [None] * n, [-1] * n
-        elif isinstance(info, SampleGuess):  # a column at a time; tensor labels read by the tracer, off the loop
-            labels, lengths = info.columns(indices, samples, _tracer.settles_labels)
+        elif isinstance(info, SampleGuess):  # a column at a time
+            labels, lengths = info.columns(indices, samples)
         else:  # any other sample_info: one sample at a time
             guessed = [info(i, x) for i, x in zip(indices, samples)]
             labels, lengths = [g[0] for g in guessed], [g[1] for g in guessed]

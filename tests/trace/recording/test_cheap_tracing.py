@@ -116,20 +116,6 @@ def test_numeric_fields_packed_without_an_object_read_as_the_object_path_reads_t
     assert got["arg3"].tolist()[2] == 9 and got["arg1"].tolist()[4] == 4
 
 
-def test_pending_tensor_labels_are_read_when_the_records_are_handed_out():
-    """A batch's labels taken as tensors (PendingLabels: read off the loop) come out of parts() and drain() as the
-    values SampleGuess reads (a tensor of several elements is no label); the tracer keeps no tensor after a drain."""
-    tracer = RecordTracer()
-    labels = rec.PendingLabels([torch.tensor(2), torch.tensor([1.5]), torch.tensor(True)])
-    tracer.emit_fetches(-1, 0, 0, [0, 1, 2, 1, 2, 3, 2, 3, 4], labels, [1, 1, 1])
-    tracer.emit_fetches(-1, 0, 1, [3, 4, 5], rec.PendingLabels([torch.zeros(2)]), [2])
-    parts = tracer.parts()[0].objs
-    assert [entry[0] for entry in parts.values()] == [[2, 1.5, True], [None]]
-    drained = [entry[0] for chunk in tracer.drain() for entry in chunk.objs.values()]
-    assert drained == [[2, 1.5, True], [None]] and not tracer.objs
-    assert all(type(v) in (int, float, bool, type(None)) for batch in drained for v in batch)
-
-
 def test_a_list_of_events_from_an_older_sender_is_read_too():
     from loaderlab.engine.records import detailed
 

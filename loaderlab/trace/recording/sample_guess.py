@@ -24,14 +24,14 @@ raises (a guess that fails is no label). Knows torch's tensors, nothing of panda
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from itertools import repeat
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from typing import Any
 
 import torch
 import torch.utils.data
 
-_item, _dim, _size = torch.Tensor.item, torch.Tensor.dim, torch.Tensor.size
+_item, _dim = torch.Tensor.item, torch.Tensor.dim
+_shape, _first = attrgetter("shape"), itemgetter(0)
 
 LABEL_KEYS = ("label", "labels", "target", "y")
 
@@ -159,9 +159,11 @@ class SampleGuess:
         if type(first) is not dict:
             return None
         keys = tuple(first)
-        if set(map(type, samples)) != {dict} or list(map(tuple, samples)).count(keys) != n:
-            return None
+        if set(map(type, samples)) != {dict} or set(map(len, samples)) != {len(keys)}:
+            return None  # (a sample without one of the first one's keys fails its column's itemgetter below)
         place = self._label_place(first, True)
+        if len(keys) - (place is not None) > 1 and list(map(tuple, samples)).count(keys) != n:
+            return None  # two columns could hold the length: __call__ takes the first in each sample's own order
         labels: list = [None] * n
         if place is not None:
             column = list(map(itemgetter(place), samples))
@@ -182,7 +184,7 @@ class SampleGuess:
             kinds = set(map(type, column))
             if kinds == {torch.Tensor}:
                 try:
-                    return labels, list(map(_size, column, repeat(0)))
+                    return labels, list(map(_first, map(_shape, column)))
                 except IndexError:  # a 0-d tensor: the column holds no length unless none has a dimension
                     if set(map(_dim, column)) != {0}:
                         return None  # the samples disagree on which column holds their length

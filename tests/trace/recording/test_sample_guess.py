@@ -112,6 +112,9 @@ BATCHES = {
     "no label": [{"input_ids": torch.ones(i + 1)} for i in range(3)],
     "only a label": [{"label": torch.tensor(i)} for i in range(3)],
     "keys in another order": _hf_rows(2) + [{"label": torch.tensor(0), "input_ids": torch.ones(4)}],
+    "two lengths in another order": [{"a": torch.ones(2), "b": torch.ones(3), "label": 0},
+                                     {"b": torch.ones(4), "a": torch.ones(5), "label": 1}],
+    "a key missing, another added": [{"input_ids": torch.ones(2), "label": 0}, {"input_ids": torch.ones(3), "y": 1}],
     "a length that moves": [{"a": torch.tensor(1), "b": torch.ones(3), "label": 0},
                             {"a": torch.ones(2), "b": torch.ones(3), "label": 1}],
     "0-d beside the length": [{"a": torch.tensor(i), "ids": torch.ones(i + 2), "y": torch.tensor(i)} for i in range(3)],
@@ -123,7 +126,7 @@ BATCHES = {
     "a tensor subclass label": _hf_rows(3, lambda i: torch.tensor(i).as_subclass(_Sub)),
 }
 # the batches read by columns (the others fall back to the per-sample read, which the test compares with itself)
-BY_COLUMNS = {"hf rows", "bool labels", "float labels", "one-element labels", "int labels", "str labels", "no label",
+BY_COLUMNS = {"hf rows", "keys in another order", "bool labels", "float labels", "one-element labels", "int labels", "str labels", "no label",
               "only a label", "0-d beside the length"}
 
 

@@ -9,8 +9,8 @@ script's loop runs between batches as always, so each slice's time holds the use
 
 A slice's rate is timed between receipts of whole waves of batches (:meth:`.tune_slices.Slice.steady`); a
 slice that starts a candidate's workers is start-up, never a rate (its first wait beside the later slices'
-is the start-up, reported apart). Where the budget cannot give every candidate ``TARGET_SLICES``
-slices, the ones a guess ranks last are not tried (``PRIORITY``). Tuning stops when
+is the start-up, reported apart). Slices are sized from the job's own first slice, and where the budget
+cannot give every candidate enough of them a guess picks which to try (:mod:`.tune_plan`). Tuning stops when
 its time budget is spent or every candidate left has ``ROUNDS`` measured slices; candidates far behind the
 leader are dropped after ``MIN_ROUNDS`` rounds. The measured best (:func:`~loaderlab.trace.diagnosis.tuning.
 tuning_choice`, also what the report prints) is then adopted for the rest of the job. Knows nothing of
@@ -19,7 +19,6 @@ files (:mod:`.stream`), plotly or streamlit.
 
 from __future__ import annotations
 
-import math
 import sys
 import time
 from statistics import median
@@ -32,15 +31,12 @@ from ..trace.diagnosis.tuning import MIN_ROUNDS, rates, setting_text, tuning_cho
 from ..engine.cores import cpu_count
 from .candidates import Setting, candidates, own_setting
 from .loader_only import measure_loader_only, StepCost, variants
+from .tune_plan import FIRST_SLICE, SlicePlan
 from .tune_slices import Candidate, count, Slice
 
 ROUNDS = 5  # measured slices per candidate before tuning ends on its own
-TARGET_SLICES = 3  # slices per candidate the budget is planned for
-MIN_SLICES = 3  # a candidate the budget cannot give this many slices (its start-up and two rounds) is not tried
-SLICE_S = (0.1, 5.0)  # a slice's planned length, at least and at most
 DROP_BELOW = 0.8  # a candidate whose best slice is under this share of the leader's median is dropped
 IN_JOB_SHARE = 0.75  # of the budget; the rest measures batch_size and in_order on the loader alone
-FIRST_SLICE = 8  # batches of the job's own first slice, before its time per batch is known
 
 
 class Tuner:
@@ -57,10 +53,7 @@ class Tuner:
         self.turn = 0
         self.round = 0
         self.slice: Slice | None = None
-        self.slice_batches: int | None = None
-        self.slice_s: float | None = None  # a slice's planned length
-        self.most_batches: int | None = None  # a slice's most batches: every setting gets two slices an epoch
-        self.epoch_samples: int | None = None  # samples in one of the job's epochs (None: its length is unknown)
+        self.plan = SlicePlan(self.settings, self.own, self.cores)
         self.pushback: list = []  # index batches a slice cut short did not serve: the next slice's first
         self.handed: tuple[int, float, float] | None = None  # the batch the step works on: samples, when, CPU
         self.steps: list[tuple[int, float, float]] = []  # the real steps: samples, wall s, the process's CPU s
@@ -83,7 +76,7 @@ class Tuner:
         self._note_step(now)
         if self.slice is not None and self.slice.handed == len(self.slice.items):
             self._end_slice(now)
-        elif self.slice is not None and self._too_long(self.slice, now):
+        elif self.slice is not None and self.plan.too_long(self.slice.who, self.slice.handed, now - self.slice.started):
             self.pushback = self.slice.items[self.slice.handed:] + self.pushback  # the next slice serves them
             self.slice.items = self.slice.items[:self.slice.handed]
             who = self.slice.who
@@ -139,43 +132,13 @@ class Tuner:
         who = self.order[self.turn]
         if who not in self.cands:
             self.cands[who] = Candidate(self.loader, self.settings[who])
-        n = self._slice_length(who)
+        n = self.plan.length(who, self.cands[who].batch_s)
         items, self.pushback = self.pushback[:n], self.pushback[n:]
         items += [b for _, b in zip(range(n - len(items)), indices)]
         if not items:
             raise StopIteration
         self.slice = Slice(who, items, now, self.round)
         self.slice.warm = self.cands[who].start(items)
-
-    def _slice_length(self, who: int) -> int:
-        """Batches for the candidate's next slice: the plan's (the job's own first slice plans the others),
-        more for a setting that served its last ones faster than the job's own, so that its steady part lasts
-        about the planned time too. A slice starts its workers' tasks at once, so they hand over whole waves in
-        step for some tens of batches before they drift apart as in a plain epoch (four workers on 1 ms reads:
-        batches 8-16 of a slice read 3,000-3,500 samples/s, batches 80-112 2,550-3,000): a window of a few
-        batches reads that start, not the job's pace."""
-        if self.slice_batches is None:
-            return max(FIRST_SLICE, self._min_batches(self.settings[who]))
-        n = self.slice_batches
-        batch_s = self.cands[who].batch_s if who in self.cands else None
-        if batch_s and self.slice_s:
-            setting = self.settings[who]
-            edges = setting.num_workers * ((setting.prefetch_factor or 0) + 1)  # before and after its window
-            longer = math.ceil(self.slice_s / batch_s) + edges
-            n = max(n, min(longer, self.most_batches or longer))
-        return n
-
-    def _too_long(self, s: Slice, now: float) -> bool:
-        """A slow candidate's slice ends at twice the planned length (once it has a rate): the budget holds."""
-        lo = max(1, self.settings[s.who].num_workers)
-        return self.slice_s is not None and s.handed >= lo + 2 and now - s.started > 2 * self.slice_s
-
-    @staticmethod
-    def _min_batches(setting: Setting) -> int:
-        """The fewest batches a slice of ``setting`` needs: past its first fill (``num_workers`` batches come
-        together) and past what it was sent at the start (``num_workers × prefetch_factor``), with room to time."""
-        k = setting.num_workers
-        return max(k * (setting.prefetch_factor or 0) + 3 * k, 3)
 
     def _end_slice(self, now: float) -> None:
         s, self.slice = self.slice, None
@@ -188,7 +151,7 @@ class Tuner:
                             "batches": len(s.items), "all_samples": s.samples(0),
                             "elapsed_s": round(now - s.started, 6)})
         self.spent = now - self.started
-        if self.slice_batches is None and s.who == 0:
+        if self.plan.slice_batches is None and s.who == 0:
             self._plan(s, now)
         self.turn += 1
         if self.turn >= len(self.order):
@@ -203,40 +166,17 @@ class Tuner:
             self._finish("rounds")
 
     def _plan(self, first: Slice, now: float) -> None:
-        """Slice length and budget from the job's own first slice: its time per batch, steps included,
-        after its first fill (so without its workers' start-up)."""
+        """Slice length and budget from the job's own first slice (:class:`.tune_plan.SlicePlan`): its time per
+        batch, steps included, after its first fill (so without its workers' start-up)."""
         per_batch = self.cands[0].batch_s or (now - first.started) / len(first.items)  # steady: _end_slice's
         try:
             epoch_batches = len(self.loader._index_sampler)
         except TypeError:
             epoch_batches = 0
-        if epoch_batches:
-            self.epoch_samples = round(epoch_batches * first.samples(0) / len(first.items))
-        if self.budget_s is None:
-            self.budget_s = self.budget[1] * epoch_batches * per_batch if epoch_batches else 30.0
-        per_slice = self.budget_s / (len(self.settings) * TARGET_SLICES)
-        per_slice = self.slice_s = min(max(per_slice, SLICE_S[0]), SLICE_S[1])
-        deepest = max(self._min_batches(s) for s in self.settings)
-        self.slice_batches = max(deepest, FIRST_SLICE, math.ceil(per_slice / max(per_batch, 1e-6)))
-        if epoch_batches:  # every setting gets two slices within an epoch where the epoch allows it
-            self.most_batches = max(deepest, epoch_batches // (2 * len(self.settings)))
-            self.slice_batches = min(self.slice_batches, self.most_batches)
-        affordable = int(self.budget_s // (self.slice_batches * per_batch * MIN_SLICES))
-        if affordable < len(self.settings):  # the budget cannot try them all twice: the likeliest first
-            keep = sorted(range(len(self.settings)), key=self._priority)[:max(affordable, 2)]
-            self.skipped = [i for i in self.order if i not in keep]
-            self.order = [i for i in self.order if i in keep]
-
-    def _priority(self, i: int) -> tuple[int, int]:
-        """A guess of which settings to try first when the budget is short: the job's own, as many workers as
-        cores, none, twice the cores, then the rest (it only orders the trying; every number is measured)."""
-        if i == 0:
-            return (0, 0)
-        s = self.settings[i]
-        guesses = [self.cores, 0, 2 * self.cores]
-        rank = guesses.index(s.num_workers) if s.num_workers in guesses else len(guesses)
-        deeper = s.prefetch_factor not in (None, self.own.prefetch_factor or 2)
-        return (1 + rank + int(deeper), i)
+        self.budget_s, tried = self.plan.make(per_batch, first.samples(0) / len(first.items), epoch_batches,
+                                              self.budget, self.budget_s)
+        self.skipped = [i for i in self.order if i not in tried]
+        self.order = [i for i in self.order if i in tried]
 
     def _drop_laggards(self) -> None:
         if self.round < MIN_ROUNDS:
@@ -263,7 +203,7 @@ class Tuner:
         step = StepCost.from_steps(self.steps)
         if step is not None and self.in_job_share < 1.0:
             left = (self.budget_s or 0) * (1 - self.in_job_share)
-            samples = (self.slice_batches or FIRST_SLICE) * (self.loader.batch_size or 1)
+            samples = (self.plan.slice_batches or FIRST_SLICE) * (self.loader.batch_size or 1)
             self.loader_only = measure_loader_only(self.loader, self.adopted_setting(), step, left, samples)
 
     def end_epoch(self, now: float) -> None:
@@ -294,8 +234,8 @@ class Tuner:
                                                                    "slices": []}
                  for i, s in enumerate(self.settings)]
         return {"own": self.own.as_dict(), "candidates": cands, "budget_s": self.budget_s,
-                "spent_s": round(self.spent, 6), "slice_batches": self.slice_batches, "stopped": self.stopped,
-                "epoch_samples": self.epoch_samples, "persistent_workers": bool(self.loader.persistent_workers),
+                "spent_s": round(self.spent, 6), **self.plan.record(), "stopped": self.stopped,
+                "persistent_workers": bool(self.loader.persistent_workers),
                 "adopted": self.adopted, "budget": {"kind": self.budget[0], "value": self.budget[1]},
                 "not_tried": self.skipped, "loader_only": self.loader_only}
 

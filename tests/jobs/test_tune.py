@@ -165,12 +165,11 @@ def test_a_setting_faster_than_the_jobs_own_gets_slices_as_long_in_time():
     from loaderlab.jobs.tuner import Tuner
 
     tuner = Tuner(DataLoader(torch.arange(4000), batch_size=4), "loader", ("seconds", 10.0))
-    tuner.slice_batches, tuner.slice_s, tuner.most_batches = 20, 0.1, 60
+    plan = tuner.plan
+    plan.slice_batches, plan.slice_s, plan.most_batches = 20, 0.1, 60
     four = next(i for i, s in enumerate(tuner.settings) if s.num_workers == 4 and s.prefetch_factor == 2)
-    assert tuner._slice_length(four) == 20  # not yet measured: the plan's
-    tuner.cands[four] = type("Measured", (), {"batch_s": 0.0025})()  # 40 batches in the planned 0.1 s
-    assert tuner._slice_length(four) == 40 + 4 * (2 + 1)  # and its fill before the window, its last wave after
-    tuner.cands[four].batch_s = 0.001
-    assert tuner._slice_length(four) == 60  # at most two slices a setting per epoch
-    tuner.cands[four].batch_s = 0.02  # slower than the plan: never shorter than the plan's
-    assert tuner._slice_length(four) == 20
+    assert plan.length(four, None) == 20  # not yet measured: the plan's
+    assert plan.length(four, 0.0025) == 40 + 4 * (2 + 1)  # 40 batches in the planned 0.1 s, its fill before
+    # the window and its last wave after
+    assert plan.length(four, 0.001) == 60  # at most two slices a setting per epoch
+    assert plan.length(four, 0.02) == 20  # slower than the plan: never shorter than the plan's

@@ -1,0 +1,99 @@
+"""How ``run --tune`` sizes its slices and spends its budget, planned from the job's own first slice.
+
+Twin of nothing in torch. The job's own setting serves the first slice (``FIRST_SLICE`` batches, or more where
+its workers need them); its time per batch, steps included, sets every later slice's length (about
+``budget / (settings × TARGET_SLICES)`` seconds, within ``SLICE_S``) and, where the job's length is known, the
+budget (a share of one epoch) and the most batches a slice may take (two slices a setting per epoch). Where the
+budget cannot give every setting ``MIN_SLICES`` slices, a guess ranks which to try (:meth:`SlicePlan.priority`:
+it orders the trying only; every number printed is measured). Knows nothing of loaders' iteration
+(:mod:`.tuner`), of files, plotly or streamlit.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from .candidates import Setting
+
+TARGET_SLICES = 3  # slices per candidate the budget is planned for
+MIN_SLICES = 3  # a candidate the budget cannot give this many slices (its start-up and two rounds) is not tried
+SLICE_S = (0.1, 5.0)  # a slice's planned length, at least and at most
+FIRST_SLICE = 8  # batches of the job's own first slice, before its time per batch is known
+
+
+class SlicePlan:
+    """The slices' lengths for one loader's settings (``settings[0]`` is the job's own)."""
+
+    def __init__(self, settings: list[Setting], own: Setting, cores: int) -> None:
+        self.settings, self.own, self.cores = settings, own, cores
+        self.slice_batches: int | None = None  # a slice's planned batches (None: the first slice runs)
+        self.slice_s: float | None = None  # a slice's planned length
+        self.most_batches: int | None = None  # a slice's most batches: every setting gets two slices an epoch
+        self.epoch_samples: int | None = None  # samples in one of the job's epochs (None: its length is unknown)
+
+    def length(self, who: int, batch_s: float | None) -> int:
+        """Batches for setting ``who``'s next slice (``batch_s``: its measured time per batch, if any): the
+        plan's, more for a setting that served its last ones faster than the job's own, so that its steady
+        part lasts about the planned time too. A slice starts its workers' tasks at once, so they hand over
+        whole waves in step for some tens of batches before they drift apart as in a plain epoch (four workers
+        on 1 ms reads: batches 8-16 of a slice read 3,000-3,500 samples/s, batches 80-112 2,550-3,000): a window
+        of a few batches reads that start, not the job's pace."""
+        if self.slice_batches is None:
+            return max(FIRST_SLICE, min_batches(self.settings[who]))
+        n = self.slice_batches
+        if batch_s and self.slice_s:
+            setting = self.settings[who]
+            edges = setting.num_workers * ((setting.prefetch_factor or 0) + 1)  # before and after its window
+            longer = math.ceil(self.slice_s / batch_s) + edges
+            n = max(n, min(longer, self.most_batches or longer))
+        return n
+
+    def too_long(self, who: int, handed: int, elapsed_s: float) -> bool:
+        """A slow setting's slice ends at twice the planned length (once it has a rate): the budget holds."""
+        lo = max(1, self.settings[who].num_workers)
+        return self.slice_s is not None and handed >= lo + 2 and elapsed_s > 2 * self.slice_s
+
+    def make(self, per_batch: float, first_samples: float, epoch_batches: int, budget: tuple[str, float],
+             budget_s: float | None) -> tuple[float, list[int]]:
+        """Plan from the job's own first slice (``per_batch`` seconds a batch, ``first_samples`` samples a batch):
+        returns the budget in seconds and the settings to try, in the order given (the job's own first)."""
+        if epoch_batches:
+            self.epoch_samples = round(epoch_batches * first_samples)
+        if budget_s is None:
+            budget_s = budget[1] * epoch_batches * per_batch if epoch_batches else 30.0
+        per_slice = budget_s / (len(self.settings) * TARGET_SLICES)
+        per_slice = self.slice_s = min(max(per_slice, SLICE_S[0]), SLICE_S[1])
+        deepest = max(min_batches(s) for s in self.settings)
+        self.slice_batches = max(deepest, FIRST_SLICE, math.ceil(per_slice / max(per_batch, 1e-6)))
+        if epoch_batches:  # every setting gets two slices within an epoch where the epoch allows it
+            self.most_batches = max(deepest, epoch_batches // (2 * len(self.settings)))
+            self.slice_batches = min(self.slice_batches, self.most_batches)
+        tried = list(range(len(self.settings)))
+        # a batch less: the planned length rounded up to whole batches must not cost a setting its slices
+        affordable = int(budget_s / (max(self.slice_batches - 1, 1) * per_batch * MIN_SLICES))
+        if affordable < len(self.settings):  # the budget cannot try them all twice: the likeliest first
+            keep = sorted(tried, key=self.priority)[:max(affordable, 2)]
+            tried = [i for i in tried if i in keep]
+        return budget_s, tried
+
+    def priority(self, i: int) -> tuple[int, int]:
+        """A guess of which settings to try first when the budget is short: the job's own, as many workers as
+        cores, none, twice the cores, then the rest (it only orders the trying; every number is measured)."""
+        if i == 0:
+            return (0, 0)
+        s = self.settings[i]
+        guesses = [self.cores, 0, 2 * self.cores]
+        rank = guesses.index(s.num_workers) if s.num_workers in guesses else len(guesses)
+        deeper = s.prefetch_factor not in (None, self.own.prefetch_factor or 2)
+        return (1 + rank + int(deeper), i)
+
+    def record(self) -> dict[str, Any]:
+        return {"slice_batches": self.slice_batches, "epoch_samples": self.epoch_samples}
+
+
+def min_batches(setting: Setting) -> int:
+    """The fewest batches a slice of ``setting`` needs: past its first fill (``num_workers`` batches come
+    together) and past what it was sent at the start (``num_workers × prefetch_factor``), with room to time."""
+    k = setting.num_workers
+    return max(k * (setting.prefetch_factor or 0) + 3 * k, 3)

@@ -17,7 +17,7 @@ from typing import Any
 
 from ..engine.cores import cpu_count
 
-DEFAULT_BUDGET = 0.10  # of the first epoch's estimated time at the job's own setting
+DEFAULT_BUDGET = 0.10  # of each epoch's estimated time at the job's own setting, epoch after epoch
 MAX_CANDIDATES = 6
 
 
@@ -114,7 +114,7 @@ def candidates(own: Setting, device: bool, cores: int | None = None, cap: int | 
 
 
 def parse_budget(text: str) -> tuple[str, float]:
-    """``--tune-budget``: ``"10%"`` (of the first epoch's estimated time) or ``"30"`` / ``"30s"`` (seconds)."""
+    """``--tune-budget``: ``"10%"`` (of each epoch's estimated time) or ``"30"`` / ``"30s"`` (seconds)."""
     raw = text.strip().lower()
     try:
         if raw.endswith("%"):
@@ -127,5 +127,5 @@ def parse_budget(text: str) -> tuple[str, float]:
                 return "seconds", seconds
     except ValueError:
         pass
-    raise ValueError(f"--tune-budget must be a share of the first epoch like 10% (above 0%, at most 100%) or "
+    raise ValueError(f"--tune-budget must be a share of each epoch like 10% (above 0%, at most 100%) or "
                      f"seconds like 30 or 30s (above 0), not {text!r}")

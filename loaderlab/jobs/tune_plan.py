@@ -31,6 +31,7 @@ class SlicePlan:
         self.slice_s: float | None = None  # a slice's planned length
         self.most_batches: int | None = None  # a slice's most batches: every setting gets two slices an epoch
         self.epoch_samples: int | None = None  # samples in one of the job's epochs (None: its length is unknown)
+        self.per_batch = 0.0  # the job's own first slice's seconds a batch, steps included
 
     def length(self, who: int, batch_s: float | None) -> int:
         """Batches for setting ``who``'s next slice (``batch_s``: its measured time per batch, if any): the
@@ -69,13 +70,18 @@ class SlicePlan:
         if epoch_batches:  # every setting gets two slices within an epoch where the epoch allows it
             self.most_batches = max(deepest, epoch_batches // (2 * len(self.settings)))
             self.slice_batches = min(self.slice_batches, self.most_batches)
+        self.per_batch = per_batch
+        return budget_s, self.tried(budget_s)
+
+    def tried(self, budget_s: float) -> list[int]:
+        """The settings ``budget_s`` can give ``MIN_SLICES`` slices each (all, or the likeliest first)."""
         tried = list(range(len(self.settings)))
         # a batch less: the planned length rounded up to whole batches must not cost a setting its slices
-        affordable = int(budget_s / (max(self.slice_batches - 1, 1) * per_batch * MIN_SLICES))
+        affordable = int(budget_s / (max((self.slice_batches or FIRST_SLICE) - 1, 1) * self.per_batch * MIN_SLICES))
         if affordable < len(self.settings):  # the budget cannot try them all twice: the likeliest first
             keep = sorted(tried, key=self.priority)[:max(affordable, 2)]
             tried = [i for i in tried if i in keep]
-        return budget_s, tried
+        return tried
 
     def priority(self, i: int) -> tuple[int, int]:
         """A guess of which settings to try first when the budget is short: the job's own, as many workers as

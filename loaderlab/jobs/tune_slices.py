@@ -67,14 +67,16 @@ class Candidate:
         self.active = True
         self.failed: str | None = None  # what it raised, where it failed
 
-    def start(self, items: list) -> bool:
-        """Hand it the slice; True where this starts its workers (a warm slice: start-up, never a rate)."""
+    def start(self, items: list, timed: bool = True) -> bool:
+        """Hand it the slice; True where this starts its workers (a warm slice: start-up, never a rate).
+        An untimed slice (a pause in the tuning) leaves the start-up's record alone."""
         warm = self.setting.num_workers > 0 and self.loader._iterator is None
         self.feed.items = items
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             self.iterator = torch_iter(self.loader)
-        self.warm.append(warm)
+        if timed:
+            self.warm.append(warm)
         return warm
 
     def close(self) -> None:
@@ -104,6 +106,7 @@ class Slice:
         self.receipts: list[float] = []  # time the job received each batch
         self.handed = 0
         self.warm = False  # it started its setting's workers
+        self.pause = False  # served outside the tuning (the epoch's share spent): never timed
 
     def samples(self, lo: int, hi: int | None = None) -> int:
         return sum(count(b) for b in self.items[lo:hi])

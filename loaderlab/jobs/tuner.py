@@ -61,6 +61,10 @@ class Tuner:
         # batch_size and in_order=False are tried on the loader alone afterwards: that takes this share
         self.in_job_share = IN_JOB_SHARE if variants(loader, self.own) else 1.0
         self.budget_s: float | None = budget[1] if budget[0] == "seconds" else None
+        # a share of the job: that share of each epoch the tuning reaches (an epoch's estimate, from the job's
+        # own first slice), so a job of many short epochs tunes a little in each rather than once too little
+        self.epoch_budget_s: float | None = None
+        self.paused = False  # this epoch's share is spent: the rest of it goes to the measured leader
         self.spent = 0.0
         self.started: float | None = None
         self.done = False
@@ -74,9 +78,12 @@ class Tuner:
         """The next batch of the job from the candidate whose turn it is; StopIteration at the epoch's end.
         ``now``: when the job asked (the end of its step on the batch before)."""
         self._note_step(now)
-        if self.slice is not None and self.slice.handed == len(self.slice.items):
+        if self.slice is not None and self.slice.pause and self.slice.handed == len(self.slice.items):
+            self._end_pause()
+        elif self.slice is not None and self.slice.handed == len(self.slice.items):
             self._end_slice(now)
-        elif self.slice is not None and self.plan.too_long(self.slice.who, self.slice.handed, now - self.slice.started):
+        elif self.slice is not None and not self.slice.pause and \
+                self.plan.too_long(self.slice.who, self.slice.handed, now - self.slice.started):
             self.pushback = self.slice.items[self.slice.handed:] + self.pushback  # the next slice serves them
             self.slice.items = self.slice.items[:self.slice.handed]
             who = self.slice.who
@@ -86,7 +93,12 @@ class Tuner:
         if self.done:
             raise Done()
         try:
-            if self.slice is None:
+            if self.slice is None and not self.paused and self.epoch_budget_s is not None and self.plan.slice_s \
+                    and (self.budget_s or 0.0) - self.spent < self.plan.slice_s / 2:
+                self.paused = True  # what the shares so far leave is under half a slice: the next epoch's adds
+            if self.slice is None and self.paused:
+                self._start_pause(indices, now)
+            elif self.slice is None:
                 self._start_slice(indices, now)
             s = self.slice
             batch = next(self.cands[s.who].iterator)
@@ -98,7 +110,7 @@ class Tuner:
                 raise  # the job's own setting fails as the plain job would
             self._fail(exc)
             return self.next_batch(indices, now)
-        if s.handed == 0:
+        if s.handed == 0 and not s.pause:
             self.cands[s.who].first_waits.append(time.perf_counter() - s.started)
         self.handed = (count(s.items[s.handed]), time.perf_counter(), time.process_time())
         s.handed += 1
@@ -140,6 +152,23 @@ class Tuner:
         self.slice = Slice(who, items, now, self.round)
         self.slice.warm = self.cands[who].start(items)
 
+    def _start_pause(self, indices: Iterator, now: float) -> None:
+        """A slice outside the tuning (this epoch's share is spent): the measured leader serves the epoch on,
+        untimed, a few slices' worth at a time, until the next epoch's share resumes the turns."""
+        leader = max(self.order, key=lambda i: median(rates(self.cands[i].record())) if i in self.cands and
+                     rates(self.cands[i].record()) else -1.0)
+        n = 4 * (self.plan.slice_batches or FIRST_SLICE)
+        items, self.pushback = self.pushback[:n], self.pushback[n:]
+        items += [b for _, b in zip(range(n - len(items)), indices)]
+        if not items:
+            raise StopIteration
+        self.slice = Slice(leader, items, now, self.round)
+        self.slice.pause = True
+        self.cands[leader].start(items, timed=False)
+
+    def _end_pause(self) -> None:
+        self.slice = None
+
     def _end_slice(self, now: float) -> None:
         s, self.slice = self.slice, None
         cand = self.cands[s.who]
@@ -150,7 +179,7 @@ class Tuner:
                             "seconds": round(steady[1], 6) if steady else 0.0, "warm": s.warm,
                             "batches": len(s.items), "all_samples": s.samples(0),
                             "elapsed_s": round(now - s.started, 6)})
-        self.spent = now - self.started
+        self.spent += now - s.started  # the slices' time: a pause (the epoch's share spent) is not tuning
         if self.plan.slice_batches is None and s.who == 0:
             self._plan(s, now)
         self.turn += 1
@@ -160,7 +189,10 @@ class Tuner:
             self._drop_laggards()
         self._progress()
         if self.budget_s is not None and self.spent >= self.budget_s * self.in_job_share:
-            self._finish("budget")
+            if self.epoch_budget_s is None:
+                self._finish("budget")
+            else:  # a share: the next epoch's share goes on from here
+                self.paused = True
         elif all(len(rates(self.cands[i].record())) >= ROUNDS for i in self.order if i in self.cands) \
                 and all(i in self.cands for i in self.order):
             self._finish("rounds")
@@ -175,6 +207,8 @@ class Tuner:
             epoch_batches = 0
         self.budget_s, tried = self.plan.make(per_batch, first.samples(0) / len(first.items), epoch_batches,
                                               self.budget, self.budget_s)
+        if self.budget[0] == "share" and epoch_batches:
+            self.epoch_budget_s = self.budget_s
         self.skipped = [i for i in self.order if i not in tried]
         self.order = [i for i in self.order if i in tried]
 
@@ -209,7 +243,16 @@ class Tuner:
     def end_epoch(self, now: float) -> None:
         """The job's epoch ended: a slice cut short still counts (a short slice gives no rate)."""
         self.pushback = []  # the old epoch's: the new one draws its own
-        if self.slice is not None and self.slice.handed == len(self.slice.items):
+        if self.paused:  # the new epoch's share: the turns go on where they stopped
+            self.paused = False
+            self.budget_s = (self.budget_s or 0.0) + (self.epoch_budget_s or 0.0)
+            more = [i for i in self.plan.tried(self.budget_s) if i in self.skipped]
+            if more:  # the shares so far allow settings one epoch's could not: they join the turns
+                self.skipped = [i for i in self.skipped if i not in more]
+                self.order = sorted(self.order + more)
+        if self.slice is not None and self.slice.pause:
+            self._end_pause()
+        elif self.slice is not None and self.slice.handed == len(self.slice.items):
             self._end_slice(now)
         elif self.slice is not None:  # the epoch ended inside a slice: keep what the sampler gave
             self.slice.items = self.slice.items[:self.slice.handed]
@@ -237,6 +280,7 @@ class Tuner:
                 "spent_s": round(self.spent, 6), **self.plan.record(), "stopped": self.stopped,
                 "persistent_workers": bool(self.loader.persistent_workers),
                 "adopted": self.adopted, "budget": {"kind": self.budget[0], "value": self.budget[1]},
+                "epoch_budget_s": self.epoch_budget_s,
                 "not_tried": self.skipped, "loader_only": self.loader_only}
 
     def adopted_setting(self) -> Setting:

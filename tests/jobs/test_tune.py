@@ -8,6 +8,8 @@ import json
 import psutil
 import pytest
 
+from loaderlab.jobs.read import load_any
+
 from .runner import cli, run, write
 
 # A deterministic map-style dataset: each sample costs a little CPU, so the settings measure differently.
@@ -82,6 +84,23 @@ def test_tune_leaves_the_jobs_batches_identical(tmp_path, setup):
 
 
 @pytest.mark.slow
+def test_a_share_of_each_epoch_tunes_on_in_the_next_epoch_with_the_same_batches(tmp_path):
+    """A share budget too small for one epoch's turns pauses (the measured leader serves the epoch on) and goes
+    on in the next epoch's share: the job still sees its very batches, and more than one epoch's share is used."""
+    script = write(tmp_path, "tune_share.py", SCRIPT.format(setup=SETUPS["global_rng"]))
+    plain = run(tmp_path, "-o", "plain", script.name, "plain.json")
+    tuned = run(tmp_path, "--tune", "--tune-budget", "15%", "-o", "tuned", script.name, "tuned.json")
+    assert plain.returncode == 0, plain.stderr
+    assert tuned.returncode == 0, tuned.stderr
+    assert json.loads((tmp_path / "tuned.json").read_text()) == json.loads((tmp_path / "plain.json").read_text())
+    record = load_any(str(tmp_path / "tuned.lltrace")).attrs["loaders"]["loader"]["tuning"]
+    assert record["epoch_budget_s"] > 0
+    assert record["budget_s"] >= 2 * record["epoch_budget_s"] - 1e-9, record  # a later epoch's share was added
+    assert record["spent_s"] > record["epoch_budget_s"], record
+    assert _leftovers(script.name) == []
+
+
+@pytest.mark.slow
 def test_tune_says_plainly_it_cannot_switch_an_iterable_dataset(tmp_path):
     script = write(tmp_path, "stream.py", '''
 import torch
@@ -100,7 +119,7 @@ for x in DataLoader(Stream(), batch_size=8):
 
 
 @pytest.mark.parametrize("args, says", [
-    (["--tune", "--tune-budget", "0%"], "--tune-budget must be a share of the first epoch like 10%"),
+    (["--tune", "--tune-budget", "0%"], "--tune-budget must be a share of each epoch like 10%"),
     (["--tune", "--tune-budget", "lots"], "not 'lots'"),
     (["--tune-budget", "30"], "--tune-budget needs --tune"),
 ])

@@ -104,7 +104,7 @@ def tuning_choice(record: dict[str, Any]) -> TuningChoice:
 
 def larger_budget(record: dict[str, Any], lang: str = "en") -> dict[str, str]:
     """The ``--tune-budget`` to try after too few rounds: twice what this one allowed (at least 30 s), and
-    twice its share of the first epoch where it was a share under half (a record without its budget: 25 %)."""
+    twice its share of each epoch where it was a share under half (a record without its budget: 25 %)."""
     from ...texts import text
 
     seconds = max(30, math.ceil(2 * (record.get("budget_s") or 0)))

@@ -114,7 +114,7 @@ def test_budgets(text, parsed):
 
 @pytest.mark.parametrize("text", ["0%", "150%", "-3", "soon", ""])
 def test_bad_budgets_name_the_option_and_the_allowed_values(text):
-    with pytest.raises(ValueError, match=r"--tune-budget must be a share of the first epoch like 10%"):
+    with pytest.raises(ValueError, match=r"--tune-budget must be a share of each epoch like 10%"):
         parse_budget(text)
 
 

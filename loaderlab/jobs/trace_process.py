@@ -4,7 +4,7 @@ Twin of nothing in torch. In a job whose loop runs in the main process (``num_wo
 turning records into rows and Arrow batches holds the GIL the loop needs (a Hugging Face map-style job: 46 ms
 of a 0.38 s loop). So the job forks, before the script runs, a process that only writes: the job's writer
 thread drains each tracer and sends the raw chunks (:class:`Records`) down a pipe; this process builds the
-rows (the job's row writer, :class:`.stream.RowWriter`, handed to :func:`start`) and appends them to the file,
+rows (the job's row writer, :class:`.rows.RowWriter`, handed to :func:`start`) and appends them to the file,
 and says after each write how many events the file holds (:class:`Written`), so what the job prints is what
 the file has.
 

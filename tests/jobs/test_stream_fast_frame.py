@@ -12,7 +12,7 @@ from torch.utils.data import DataLoader, Dataset, IterableDataset
 
 from loaderlab.engine import events as ev
 from loaderlab.engine.records import Chunk, chunk_events, RecordTracer
-from loaderlab.jobs.stream import _Repeats, chunk_frame, fast_frame
+from loaderlab.jobs.rows import _Repeats, chunk_frame, fast_frame
 from loaderlab.trace.recording.sample_guess import SampleGuess
 from loaderlab.trace.recording.torch_recorder import EpochDial, EventChannel, set_process_tracer, traced_clone
 

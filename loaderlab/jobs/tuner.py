@@ -35,6 +35,7 @@ from .tune_plan import FIRST_SLICE, SlicePlan
 from .tune_slices import Candidate, count, Slice
 
 ROUNDS = 5  # measured slices per candidate before tuning ends on its own
+SHARE_EPOCHS = 4  # a share budget's tuning spans at most this many epochs (their batches go untraced)
 DROP_BELOW = 0.8  # a candidate whose best slice is under this share of the leader's median is dropped
 IN_JOB_SHARE = 0.75  # of the budget; the rest measures batch_size and in_order on the loader alone
 
@@ -65,6 +66,7 @@ class Tuner:
         # own first slice), so a job of many short epochs tunes a little in each rather than once too little
         self.epoch_budget_s: float | None = None
         self.paused = False  # this epoch's share is spent: the rest of it goes to the measured leader
+        self.shares = 1  # epochs whose share the tuning has had
         self.spent = 0.0
         self.started: float | None = None
         self.done = False
@@ -212,6 +214,11 @@ class Tuner:
         self.skipped = [i for i in self.order if i not in tried]
         self.order = [i for i in self.order if i in tried]
 
+    def _decided(self) -> bool:
+        """Every setting left has the rounds a choice needs (``MIN_ROUNDS``): a later epoch's share is not spent
+        on more (its batches would go untraced), as it would be for ``ROUNDS`` within one budget."""
+        return all(i in self.cands and len(rates(self.cands[i].record())) >= MIN_ROUNDS for i in self.order)
+
     def _drop_laggards(self) -> None:
         if self.round < MIN_ROUNDS:
             return
@@ -243,8 +250,10 @@ class Tuner:
     def end_epoch(self, now: float) -> None:
         """The job's epoch ended: a slice cut short still counts (a short slice gives no rate)."""
         self.pushback = []  # the old epoch's: the new one draws its own
-        if self.paused:  # the new epoch's share: the turns go on where they stopped
-            self.paused = False
+        if self.paused and (self.shares >= SHARE_EPOCHS or self._decided()):
+            self._finish("budget")  # the epochs after it are traced with the measured best
+        elif self.paused:  # the new epoch's share: the turns go on where they stopped
+            self.paused, self.shares = False, self.shares + 1
             self.budget_s = (self.budget_s or 0.0) + (self.epoch_budget_s or 0.0)
             more = [i for i in self.plan.tried(self.budget_s) if i in self.skipped]
             if more:  # the shares so far allow settings one epoch's could not: they join the turns

@@ -5,9 +5,8 @@ Twin of nothing in torch. :class:`RowWriter` turns one traced loader's drained r
 the loader's name and appends them to the trace file (:class:`loaderlab.trace.files.columnar.TraceWriter`: a
 file cut off mid-write reads up to its last whole chunk). Repeated fetch records (a worker reports a slow sample
 before its batch ends; the batch's final record repeats it) are written once. It runs in the job's writing
-process (:mod:`.trace_process`), which imports this module (and pandas) itself: the job's own process never
-does (issue 37: pandas' import was a tenth of a short job's wall time). Knows the event vocabulary and pandas;
-nothing of the script (:mod:`.job`), plotly or streamlit.
+process (:mod:`.trace_process`). Knows the event vocabulary and pandas; nothing of the script (:mod:`.job`),
+plotly or streamlit.
 """
 
 from __future__ import annotations

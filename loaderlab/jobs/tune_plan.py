@@ -76,8 +76,9 @@ class SlicePlan:
     def tried(self, budget_s: float) -> list[int]:
         """The settings ``budget_s`` can give ``MIN_SLICES`` slices each (all, or the likeliest first)."""
         tried = list(range(len(self.settings)))
-        # a batch less: the planned length rounded up to whole batches must not cost a setting its slices
-        affordable = int(budget_s / (max((self.slice_batches or FIRST_SLICE) - 1, 1) * self.per_batch * MIN_SLICES))
+        # whole batches, rounded up: the estimate leaves out the settings' worker start-up, so it errs short
+        # (a batch less let a 3 s budget try a third setting whose start-up then took the rounds of the others)
+        affordable = int(budget_s // ((self.slice_batches or FIRST_SLICE) * self.per_batch * MIN_SLICES))
         if affordable < len(self.settings):  # the budget cannot try them all twice: the likeliest first
             keep = sorted(tried, key=self.priority)[:max(affordable, 2)]
             tried = [i for i in tried if i in keep]

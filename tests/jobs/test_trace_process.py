@@ -134,28 +134,3 @@ def test_the_writer_ends_when_the_job_is_gone_though_a_forked_child_holds_its_pi
         sleeper.kill()
         job.stdout.close()
 
-
-def test_the_jobs_own_process_never_imports_pandas(tmp_path):
-    """pandas (0.3 s to import) is the writing process's: a job that does not use it is not made to load it, and
-    its trace is whole all the same (issue 37: a tenth of a short job's wall time)."""
-    from .runner import run, write
-
-    script = write(tmp_path, "no_pandas.py", """
-import sys
-import torch
-from torch.utils.data import DataLoader, WeightedRandomSampler
-loader = DataLoader(list(range(40)), batch_size=4, num_workers=1,
-                    sampler=WeightedRandomSampler([1.0, 3.0] * 20, 40, generator=torch.Generator().manual_seed(0)))
-for epoch in range(2):
-    for batch in loader:
-        pass
-print("pandas in the job:", "pandas" in sys.modules)
-""")
-    done = run(tmp_path, "-o", "t", script.name)
-    assert done.returncode == 0, done.stderr
-    assert "pandas in the job: False" in done.stdout
-    from loaderlab.jobs.read import load_any
-
-    frame = load_any(str(tmp_path / "t.lltrace"))
-    assert (frame["kind"] == "batch_yield").sum() == 20
-    assert frame.attrs["loaders"]["loader"]["label_sources"]  # the sampler's weights, read without pandas

@@ -9,14 +9,21 @@ OWN = Setting(2, 2, False)
 SETTINGS = [OWN, Setting(0, None, False), Setting(1, 2, False), Setting(4, 2, False), Setting(2, 4, False)]
 
 
-def test_a_share_of_the_epoch_sets_the_budget_the_slices_and_two_slices_a_setting_an_epoch():
+def test_the_budget_sets_the_slices_and_two_slices_a_setting_an_epoch():
     plan = SlicePlan(SETTINGS, OWN, cores=2)
-    # 10 ms a batch, 1,000 batches of 32: 10 s an epoch; 30 % of it is 3 s, a slice 3 / (5 × 3) = 0.2 s
-    budget_s, tried = plan.make(0.01, 32.0, 1000, ("share", 0.3), None)
-    assert budget_s == 0.3 * 1000 * 0.01 and tried == [0, 1, 2, 3, 4]
-    assert plan.slice_s == 0.2 and plan.slice_batches == 20 and plan.epoch_samples == 32000
+    # 1/64 s a batch, 1,000 batches of 32; 4.6875 s for 5 settings × 3 slices: 0.3125 s, 20 batches a slice
+    # (numbers exact in binary: the plan rounds slices up to whole batches and errs short, see tried())
+    budget_s, tried = plan.make(0.015625, 32.0, 1000, ("seconds", 4.6875), 4.6875)
+    assert budget_s == 4.6875 and tried == [0, 1, 2, 3, 4]
+    assert plan.slice_s == 0.3125 and plan.slice_batches == 20 and plan.epoch_samples == 32000
     assert plan.most_batches == 1000 // (2 * 5)
-    assert plan.length(3, None) == 20 and plan.length(3, 0.005) == 40 + 4 * 3  # twice as fast: twice the batches
+    assert plan.length(3, None) == 20 and plan.length(3, 0.0078125) == 40 + 4 * 3  # twice as fast: twice the batches
+
+
+def test_a_share_of_the_epoch_is_its_estimated_seconds():
+    plan = SlicePlan(SETTINGS, OWN, cores=2)
+    budget_s, _ = plan.make(0.015625, 32.0, 1000, ("share", 0.25), None)
+    assert budget_s == 0.25 * 1000 * 0.015625
 
 
 def test_a_short_budget_tries_the_likeliest_settings_first():
@@ -33,13 +40,6 @@ def test_a_short_budget_tries_the_likeliest_settings_first():
 def test_a_slow_slice_ends_at_twice_its_planned_length_once_it_has_a_rate():
     plan = SlicePlan(SETTINGS, OWN, cores=2)
     assert not plan.too_long(3, 100, 100.0)  # no plan yet: the first slice runs to its end
-    plan.make(0.01, 32.0, 1000, ("share", 0.3), None)
-    assert plan.too_long(3, 6, 0.41) and not plan.too_long(3, 5, 0.41) and not plan.too_long(3, 6, 0.39)
+    plan.make(0.015625, 32.0, 1000, ("seconds", 4.6875), 4.6875)  # slices of 0.3125 s
+    assert plan.too_long(3, 6, 0.63) and not plan.too_long(3, 5, 0.63) and not plan.too_long(3, 6, 0.62)
 
-
-def test_a_plan_rounded_up_to_whole_batches_still_tries_every_setting():
-    # 3 s for 5 settings × 3 slices: 0.2 s a slice, 20.6 batches of 9.7 ms rounded up to 21; before, the 3 %
-    # the rounding added left the budget 4.8 settings' worth and the last-ranked setting was never tried
-    plan = SlicePlan(SETTINGS, OWN, cores=2)
-    budget_s, tried = plan.make(0.0097, 32.0, 1000, ("seconds", 3.0), 3.0)
-    assert plan.slice_batches == 21 and tried == [0, 1, 2, 3, 4]

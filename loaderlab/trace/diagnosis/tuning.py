@@ -133,7 +133,7 @@ def tuning_table(record: dict[str, Any]) -> "pd.DataFrame":
     """One row per tried setting, the job's own first: its measured samples/s (median, lowest, highest over
     its rounds), the rounds it got, its ratio to the job's own median, its start-up, and whether it is the
     job's own, the measured best, or the setting the rest of the job ran with."""
-    import pandas as pd  # here: run --tune reads this module in the job, which imports no pandas
+    import pandas as pd  # here: the tuner in a job reads only this module's numbers
 
     cands = record.get("candidates") or []
     choice = tuning_choice(record)

@@ -17,7 +17,6 @@ import pyarrow as pa
 
 from ...engine import events as ev, records as rec
 from .groups import tie_sorted
-from .settings import loader_settings  # noqa: F401 - its readers import it from here too
 
 EVENT_COLUMNS = (*ev.FIELDS, "t_s")  # t_s: seconds since the first event of the recording
 INT_COLUMNS = ("t_ns", "pid", "worker", "epoch", "batch", "index", "nbytes", "length", "arg0", "arg1", "arg2", "arg3")
@@ -181,6 +180,30 @@ def chunks_frame(chunks: list[rec.Chunk], labels_as_given: bool = False) -> pd.D
     start = int(frame["t_ns"].iloc[0]) if len(frame) else 0
     frame["t_s"] = (frame["t_ns"] - start) / 1e9
     return frame
+
+
+def loader_settings(loader) -> dict[str, Any]:
+    """The loader's arguments that shape a trace, as plain JSON-able values (a run's ``Run.loader``; a trace
+    file's ``settings``)."""
+    import torch.utils.data  # here: the analysis that reads a saved trace never needs torch (~185 MB)
+
+    ctx = loader.multiprocessing_context
+    return {
+        "dataset": type(loader.dataset).__name__,
+        "dataset_len": len(loader.dataset) if hasattr(loader.dataset, "__len__") else None,
+        "iterable": isinstance(loader.dataset, torch.utils.data.IterableDataset),
+        "batch_size": loader.batch_size,
+        "drop_last": loader.drop_last,
+        "sampler": type(loader.sampler).__name__,
+        "batch_sampler": type(loader.batch_sampler).__name__ if loader.batch_sampler is not None else None,
+        "num_workers": loader.num_workers,
+        "prefetch_factor": loader.prefetch_factor,
+        "in_order": loader.in_order,
+        "persistent_workers": loader.persistent_workers,
+        "pin_memory": loader.pin_memory,
+        "timeout": loader.timeout,
+        "multiprocessing_context": None if ctx is None else ctx.get_start_method(),
+    }
 
 
 # --- the compact table: the same events in about a third of the memory ----------------------------

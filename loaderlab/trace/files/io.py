@@ -46,7 +46,6 @@ import numpy as np
 import pandas as pd
 
 from .columnar import TraceWriter
-from .suffix import COLUMNAR_SUFFIX
 from .columnar_read import MAGIC, is_columnar, read_columnar, read_columnar_bytes, TraceFileError
 from ..core.frame import compact_table, EVENT_COLUMNS, TYPED_COLUMNS
 from .old_details import from_details, numbered
@@ -59,6 +58,7 @@ _DERIVED = "t_s"  # may be left out of a file: recomputed from t_ns
 OPTIONAL_COLUMNS = {"rank": "int64"}  # column → its dtype; stored only when the table has it
 
 
+COLUMNAR_SUFFIX = ".lltrace"  # save_trace writes the columnar format for a path ending in this
 
 
 # --- writing -------------------------------------------------------------------------------------

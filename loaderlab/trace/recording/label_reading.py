@@ -20,11 +20,11 @@ out. Knows nothing of pandas' analysis, plotly or streamlit.
 from __future__ import annotations
 
 import base64
-import sys
 import zlib
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 LABEL_ATTRIBUTES = ("targets", "labels", "target", "y")
 LABEL_COLUMNS = ("label", "labels", "target", "targets", "class", "y")
@@ -144,11 +144,7 @@ def _pairs(keys: np.ndarray, values: np.ndarray) -> list[list]:
 
 def _packed_weights(weights: np.ndarray) -> dict[str, Any] | None:
     """The weights per index, compact: distinct values and a byte per index, or float32 where too many differ."""
-    pd = sys.modules.get("pandas")  # by hashing where the job has pandas (a sort of a million floats takes most
-    if pd is not None:  # of a second); a job without it is not made to import it (0.3 s): numpy's sort
-        codes, values = pd.factorize(weights)
-    else:
-        values, codes = np.unique(weights, return_inverse=True)
+    codes, values = pd.factorize(weights)  # by hashing: a sort of a million floats takes most of a second
     if len(values) <= MAX_CODED:
         raw = codes.astype(np.uint8).tobytes()
         return {"values": [float(v) for v in values], "codes": base64.b64encode(zlib.compress(raw, 1)).decode()}

@@ -129,17 +129,3 @@ def test_a_custom_batch_sampler_is_the_sampler_not_torchs_placeholder():
     assert label_sources(DataLoader(data, batch_sampler=Buckets(list(range(3)))))["sampler"] == {"type": "Buckets"}
     assert label_sources(DataLoader(data, batch_size=2, shuffle=True))["sampler"] == {"type": "RandomSampler"}
 
-
-@pytest.mark.parametrize("pandas_loaded", [True, False])
-def test_packed_weights_read_back_the_same_with_or_without_pandas(monkeypatch, pandas_loaded):
-    """A job that never imported pandas packs the sampler's weights with numpy (``run`` does not import it)."""
-    import sys
-
-    from loaderlab.trace.recording.label_reading import _packed_weights, unpacked_weights
-
-    if not pandas_loaded:
-        monkeypatch.setitem(sys.modules, "pandas", None)
-    weights = np.array([0.5, 3.0, 0.5, 1.25, 3.0] * 40)
-    packed = _packed_weights(weights)
-    assert "codes" in packed and sorted(packed["values"]) == [0.5, 1.25, 3.0]
-    np.testing.assert_array_equal(unpacked_weights(packed), weights)

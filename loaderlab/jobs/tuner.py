@@ -95,9 +95,8 @@ class Tuner:
         if self.done:
             raise Done()
         try:
-            if self.slice is None and not self.paused and self.epoch_budget_s is not None and self.plan.slice_s \
-                    and (self.budget_s or 0.0) - self.spent < self.plan.slice_s / 2:
-                self.paused = True  # what the shares so far leave is under half a slice: the next epoch's adds
+            if self.slice is None and not self.paused and self._share_spent():
+                self.paused = True  # the next epoch's share goes on from here
             if self.slice is None and self.paused:
                 self._start_pause(indices, now)
             elif self.slice is None:
@@ -146,24 +145,24 @@ class Tuner:
         who = self.order[self.turn]
         if who not in self.cands:
             self.cands[who] = Candidate(self.loader, self.settings[who])
-        n = self.plan.length(who, self.cands[who].batch_s)
+        items = self._take(self.plan.length(who, self.cands[who].batch_s), indices)
+        self.slice = Slice(who, items, now, self.round)
+        self.slice.warm = self.cands[who].start(items)
+
+    def _take(self, n: int, indices: Iterator) -> list:
+        """The next ``n`` index batches of the epoch: a cut slice's leftovers first; StopIteration at its end."""
         items, self.pushback = self.pushback[:n], self.pushback[n:]
         items += [b for _, b in zip(range(n - len(items)), indices)]
         if not items:
             raise StopIteration
-        self.slice = Slice(who, items, now, self.round)
-        self.slice.warm = self.cands[who].start(items)
+        return items
 
     def _start_pause(self, indices: Iterator, now: float) -> None:
         """A slice outside the tuning (this epoch's share is spent): the measured leader serves the epoch on,
         untimed, a few slices' worth at a time, until the next epoch's share resumes the turns."""
-        leader = max(self.order, key=lambda i: median(rates(self.cands[i].record())) if i in self.cands and
-                     rates(self.cands[i].record()) else -1.0)
-        n = 4 * (self.plan.slice_batches or FIRST_SLICE)
-        items, self.pushback = self.pushback[:n], self.pushback[n:]
-        items += [b for _, b in zip(range(n - len(items)), indices)]
-        if not items:
-            raise StopIteration
+        measured = {i: rates(self.cands[i].record()) if i in self.cands else [] for i in self.order}
+        leader = max(self.order, key=lambda i: median(measured[i]) if measured[i] else -1.0)
+        items = self._take(4 * (self.plan.slice_batches or FIRST_SLICE), indices)
         self.slice = Slice(leader, items, now, self.round)
         self.slice.pause = True
         self.cands[leader].start(items, timed=False)
@@ -190,14 +189,20 @@ class Tuner:
             self.round += 1
             self._drop_laggards()
         self._progress()
-        if self.budget_s is not None and self.spent >= self.budget_s * self.in_job_share:
-            if self.epoch_budget_s is None:
-                self._finish("budget")
-            else:  # a share: the next epoch's share goes on from here
-                self.paused = True
-        elif all(len(rates(self.cands[i].record())) >= ROUNDS for i in self.order if i in self.cands) \
+        spent = self.budget_s is not None and self.spent >= self.budget_s * self.in_job_share
+        if spent and self.epoch_budget_s is None:
+            self._finish("budget")
+        elif not spent and all(len(rates(self.cands[i].record())) >= ROUNDS for i in self.order if i in self.cands) \
                 and all(i in self.cands for i in self.order):
             self._finish("rounds")
+
+    def _share_spent(self) -> bool:
+        """A share budget has no slice left in the epochs' shares so far: all spent, or under half a slice left."""
+        if self.epoch_budget_s is None:
+            return False
+        left = (self.budget_s or 0.0) - self.spent
+        return self.spent >= (self.budget_s or 0.0) * self.in_job_share or bool(self.plan.slice_s and
+                                                                               left < self.plan.slice_s / 2)
 
     def _plan(self, first: Slice, now: float) -> None:
         """Slice length and budget from the job's own first slice (:class:`.tune_plan.SlicePlan`): its time per

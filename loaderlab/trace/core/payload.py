@@ -22,9 +22,14 @@ def tree_shape(data: Any) -> tuple[int, int]:
     tensor = _TENSOR[0] if _TENSOR else _tensor_class()
     if isinstance(data, tensor):
         return 1, data.element_size() * data.nelement()
-    # concrete types before the Mapping ABC: every batch of a traced job passes here (issue 37)
-    items = data if type(data) in (tuple, list) else () if isinstance(data, (str, bytes)) else (
-        data.values() if isinstance(data, Mapping) else data if isinstance(data, (list, tuple)) else ())
+    if type(data) in (tuple, list):  # before the Mapping ABC check: every batch of a traced job passes here
+        items = data
+    elif isinstance(data, (str, bytes)):
+        items = ()
+    elif isinstance(data, Mapping):
+        items = data.values()
+    else:
+        items = data if isinstance(data, (list, tuple)) else ()
     tensors = nbytes = 0
     for item in items:
         t, b = tree_shape(item)

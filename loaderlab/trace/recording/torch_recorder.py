@@ -235,10 +235,7 @@ class TracedCollate:
         tracer.emit(ev.COLLATE_BEGIN, worker, epoch, batch)
         out = self.inner(data)
         tensors, nbytes = tree_shape(out) if tracer.enabled else (-1, 0)
-        if worker < 0:  # the main process: no usage numbers (batch_usage's are a worker's)
-            tracer.emit(ev.COLLATE_END, worker, epoch, batch, nbytes=nbytes, length=tensors)
-        else:
-            tracer.emit(ev.COLLATE_END, worker, epoch, batch, nbytes=nbytes, length=tensors, **batch_usage(worker))
+        tracer.emit(ev.COLLATE_END, worker, epoch, batch, nbytes=nbytes, length=tensors, **batch_usage(worker))
         return out
 
 

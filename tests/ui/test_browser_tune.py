@@ -27,6 +27,9 @@ for epoch in range(2):
 '''
 
 
+# timing: two settings measured within a 3 s budget depends on how fast the workers start; beside the rest of the
+# suite two at a time their start-up slices took the budget (this stop's CI, 2 of 3 runs)
+@pytest.mark.timing
 def test_a_tuned_trace_shows_its_measured_chart(server, tmp_path):  # noqa: F811
     from playwright.sync_api import sync_playwright
 

@@ -95,6 +95,21 @@ def _settle(page) -> None:
     page.wait_for_function("document.querySelectorAll('[data-testid=stSkeleton]').length === 0", timeout=90_000)
 
 
+def _rerun(page, act) -> None:
+    """Do ``act`` (a widget change) and wait for the rerun it asks for to finish. A slider sends its value
+    ~200 ms after a key press (Streamlit debounces it), so ``_settle`` alone can return before the rerun has
+    begun; a MutationObserver set first sees the script state turn to running however short the run."""
+    page.evaluate("""() => {
+        const app = document.querySelector('[data-testid=stApp]');
+        window.__reran = false;
+        new MutationObserver(() => { if (app.dataset.testScriptState === 'running') window.__reran = true; })
+            .observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
+    }""")
+    act()
+    page.wait_for_function("window.__reran === true", timeout=90_000)
+    _settle(page)
+
+
 def test_pages_render_and_a_control_reruns_the_loader(server):
     from playwright.sync_api import sync_playwright
 

@@ -63,7 +63,7 @@ def test_a_stalled_run_is_shown_live_and_stop_leaves_no_worker(server):  # noqa:
         page.screenshot(path=str(ARTIFACTS / "live_stall.png"), full_page=True)
         stop = page.get_by_role("button", name="Stop this run")
         clicked = time.monotonic()
-        stop.click()
+        stop.click(timeout=90_000)  # beside a busy suite the live fragment can take a while to draw it
         page.get_by_text("You stopped this run").wait_for(timeout=60_000)
         shown = time.monotonic()
         _, alive = psutil.wait_procs(workers, timeout=15)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from loaderlab.ui.texts import EN, KO
-from tests.ui.test_browser import ARGS, ARTIFACTS, CHROMIUM, _settle, needs_korean_font, server  # noqa: F401
+from tests.ui.test_browser import ARGS, ARTIFACTS, CHROMIUM, _rerun, _settle, needs_korean_font, server  # noqa: F401
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -71,8 +71,7 @@ def test_a_settings_link_survives_every_sidebar_switch_and_back_and_forward(serv
         # The user's own change wins over the link from now on, on every page and through back/forward.
         thumb = page.get_by_test_id("stSidebar").get_by_test_id("stSlider").filter(has_text="num_workers")
         thumb.get_by_role("slider").focus()
-        page.keyboard.press("ArrowLeft")  # 3 → 2
-        _settle(page)
+        _rerun(page, lambda: page.keyboard.press("ArrowLeft"))  # 3 → 2, and the app has run with it
         assert _shown(page, "num_workers") == 2
         _click(page, EN, "2_Index_queues")
         assert (_shown(page, "batch_size"), _shown(page, "num_workers")) == (24, 2)

@@ -103,7 +103,6 @@ def add_parsers(commands: Any, raw: type) -> None:
 
 def run_command(args: argparse.Namespace, rest: list[str]) -> int:
     from ..jobs.candidates import parse_budget
-    from ..jobs.job import run_job
     from ..jobs.script import ScriptNotFound, Target
 
     if not rest or (rest[0] == "-m" and len(rest) < 2):
@@ -124,7 +123,15 @@ def run_command(args: argparse.Namespace, rest: list[str]) -> int:
             raise UserError(str(exc)) from None
     elif args.tune_budget != "10%":
         raise UserError("--tune-budget needs --tune: `python -m loaderlab run --tune --tune-budget 30 train.py`")
-    return run_job(target, args.output, args.label, tune)
+    from ..jobs import trace_process
+
+    trace_process.start_early("loaderlab.jobs.rows:RowWriter")  # before torch: see trace_process
+    try:
+        from ..jobs.job import run_job
+
+        return run_job(target, args.output, args.label, tune)
+    finally:
+        trace_process.release_early()
 
 
 def cmd_stacks(args: argparse.Namespace) -> None:

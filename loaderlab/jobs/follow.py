@@ -24,7 +24,7 @@ import pyarrow as pa
 
 from ..trace.files.columnar_read import (BASE_KEY, COLUMNS_KEY, decode_batches, END_OF_STREAM, is_columnar, MAGIC,
                                          MAGIC_PREFIX, META_KEY, TraceFileError)
-from ..trace.files.io import COLUMNAR_SUFFIX as EXTENSION
+from ..trace.files.suffix import COLUMNAR_SUFFIX as EXTENSION
 from . import read, trace_paths
 from .trace_paths import trace_files
 

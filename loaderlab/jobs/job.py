@@ -20,7 +20,7 @@ from typing import Any, Callable
 from . import interrupts, patch, stacks
 from .script import EXIT_TERMINATED, Target, Terminated, run_target
 from .stream import StreamWriter
-from ..trace.files.io import COLUMNAR_SUFFIX as EXTENSION
+from ..trace.files.suffix import COLUMNAR_SUFFIX as EXTENSION
 from ..trace.recording.bandwidth import host_to_device
 from .terminate import TermWatch, children_as_python_would
 from .traced import LoaderTrace

@@ -154,7 +154,7 @@ def _held_by_library(frame: Any) -> list[Any]:
 
 
 def _origin(original: Any, loader: Any, maker: Any) -> dict:
-    from ..trace.core.frame import loader_settings
+    from ..trace.core.settings import loader_settings
 
     earlier = original.__dict__.get(ORIGIN)
     written = dict(earlier["written"]) if earlier else loader_settings(original)

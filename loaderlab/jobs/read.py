@@ -18,7 +18,8 @@ from typing import Any
 import pandas as pd
 
 from ..trace.files.columnar_read import is_columnar, read_columnar, TraceFileError
-from ..trace.files.io import COLUMNAR_SUFFIX as EXTENSION, load_trace
+from ..trace.files.io import load_trace
+from ..trace.files.suffix import COLUMNAR_SUFFIX as EXTENSION
 from ..trace.core.frame import EVENT_COLUMNS, time_sorted
 
 LOADER = "loader"  # the column naming each event's DataLoader

@@ -5,9 +5,11 @@ Twin of nothing in torch. A background thread drains each traced loader's tracer
 ``emit`` takes no lock) and hands the records to a :class:`.rows.RowWriter`, which turns them into the trace
 table's rows and appends them to the trace file, so a job killed outright loses at most what arrived after the
 last flush. The RowWriter works in a process of its own where the platform forks (:mod:`.trace_process`: the
-rows are built away from the loop's GIL), else in that thread. Its modules (pandas) are imported here, before
-the fork: a forked process that imported numpy itself hung for good beside a busy machine (2 of 11 runs of a
-job killed at once). Knows nothing of the script (:mod:`.job`), plotly or streamlit.
+rows are built away from the loop's GIL), else in that thread. ``run`` forks that process before the job
+imports torch (:func:`.trace_process.start_early`), so the job's process never imports the RowWriter's
+modules (pandas); without it they are imported here, before the fork: a forked process that imported numpy
+itself from a job with torch's threads running hung for good beside a busy machine (2 of 11 runs of a job
+killed at once). Knows nothing of the script (:mod:`.job`), plotly or streamlit.
 """
 
 from __future__ import annotations
@@ -19,7 +21,6 @@ import time
 from typing import Any, Callable
 
 from . import trace_process
-from .rows import RowWriter
 
 FLUSH_EVERY_S = 0.5  # how much of a job a SIGKILL can lose (plus a worker's own 0.02 s buffer)
 ANSWER_WAIT_S = 2.0  # how long a flush waits for the writing process to say what the file holds
@@ -40,7 +41,11 @@ class StreamWriter:
         self._closed = False
         self._pending = 0  # records sent that the writing process has not yet said it wrote
         open(path, "wb").close()  # a path that cannot be written fails here, in the job, before the script runs
-        started = trace_process.start(path, meta, RowWriter)
+        started = trace_process.take_early(path, meta)
+        if started is None:
+            from .rows import RowWriter  # pandas: only in a process that did not start its writer early
+
+            started = trace_process.start(path, meta, RowWriter)
         self._process, self._outbox, self._answers = started if started else (None, None, None)
         self._rows = None if started else RowWriter(path, meta)
         self._stop = threading.Event()

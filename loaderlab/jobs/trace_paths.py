@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 
 from ..trace.files.columnar_read import TraceFileError
-from ..trace.files.io import COLUMNAR_SUFFIX as EXTENSION
+from ..trace.files.suffix import COLUMNAR_SUFFIX as EXTENSION
 from . import read
 
 SUFFIXES = (EXTENSION, ".json")  # the only files the dashboard reads from the server's disk

@@ -30,8 +30,8 @@ from ..trace.recording.label_reading import label_sources
 from ..trace.recording.sample_guess import SampleGuess
 from ..trace.recording.stock_worker import handed_task
 from ..trace.recording.torch_recorder import EpochDial, EventChannel, set_process_tracer, traced_clone
-from ..trace.core.frame import loader_settings
-from ..trace.ranks.process import epoch_sampler, sampler_settings
+from ..trace.core.settings import loader_settings
+from ..trace.ranks.samplers import epoch_sampler, sampler_settings
 from . import interrupts
 from .origins import ORIGIN, wrapper_entry
 from .patch import torch_iter

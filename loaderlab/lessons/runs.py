@@ -18,7 +18,8 @@ from ..engine.loader import DataLoader
 from ..engine.shutdown import shutdown_workers
 from ..scenarios.datasets import label_and_length
 from ..scenarios.run import build_loader, Consumer, RunConfig
-from ..trace.core.frame import events_frame, loader_settings, time_sorted
+from ..trace.core.frame import events_frame, time_sorted
+from ..trace.core.settings import loader_settings
 from ..trace.core.lookups import sampler_order
 from ..trace.core.run import as_run, Run
 from ..trace.recording.recorder import record

@@ -19,7 +19,8 @@ from torch.utils.data import Dataset, DistributedSampler, IterableDataset, get_w
 import loaderlab
 from loaderlab.engine.events import ListTracer
 from loaderlab.engine.shutdown import shutdown_workers
-from loaderlab.trace.core.frame import events_frame, loader_settings
+from loaderlab.trace.core.frame import events_frame
+from loaderlab.trace.core.settings import loader_settings
 
 # --------------------------------------------------------------------------------------------------
 # datasets and the callables workers run

@@ -111,8 +111,11 @@ def test_a_path_that_cannot_be_written_fails_before_the_script_runs(tmp_path):
 
 KILLED_WITH_A_FORKED_CHILD = textwrap.dedent('''
     import os, signal, sys, time
+    from loaderlab.jobs import trace_process
+    trace_process.start_early("loaderlab.jobs.rows:RowWriter")  # as run starts it
     from loaderlab.jobs.stream import StreamWriter
     writer = StreamWriter(sys.argv[1], {}, every_s=3600)
+    assert writer._process is not None
     sleeper = os.fork()
     if sleeper == 0:  # a process the script forked: it holds the pipe to the writer open
         os.close(1)
@@ -134,3 +137,69 @@ def test_the_writer_ends_when_the_job_is_gone_though_a_forked_child_holds_its_pi
         sleeper.kill()
         job.stdout.close()
 
+
+
+def test_a_writer_started_early_writes_what_the_thread_writes(tmp_path, monkeypatch):
+    """``run`` forks its writer before the job imports torch (:func:`trace_process.start_early`): the first
+    writer made takes it, and the file is the in-thread writer's."""
+    chunks = _records()
+    assert trace_process.start_early("loaderlab.jobs.rows:RowWriter")
+    early_pid = trace_process._early[0].pid
+    writer = _write(tmp_path / "early.lltrace", list(chunks))
+    assert writer._process.pid == early_pid and trace_process._early is None
+    writer.set_meta("exit_status", 0)
+    writer.close()
+    assert not writer._process.is_alive() and early_pid not in _children()
+
+    monkeypatch.setattr(trace_process, "start", lambda path, meta, make_rows: None)
+    here = _write(tmp_path / "thread.lltrace", list(chunks))
+    here.set_meta("exit_status", 0)
+    here.close()
+    early, thread = load_any(str(tmp_path / "early.lltrace")), load_any(str(tmp_path / "thread.lltrace"))
+    assert writer.events == here.events == len(early) == 1 + 5 * 4
+    pd.testing.assert_frame_equal(early, thread)
+
+
+def test_a_writer_started_early_that_no_job_took_ends_with_no_process_left(tmp_path):
+    before = _children()
+    assert trace_process.start_early("loaderlab.jobs.rows:RowWriter")
+    pid = trace_process._early[0].pid
+    assert pid in _children()
+    with pytest.raises(FileNotFoundError):  # run's job failed before its trace began: nobody takes the writer
+        stream.StreamWriter(str(tmp_path / "no" / "such" / "folder.lltrace"), {})
+    trace_process.release_early()
+    assert trace_process._early is None and _children() - before == set()
+    trace_process.release_early()  # twice is nothing
+
+
+def test_a_writer_started_early_that_cannot_import_its_rows_is_said(tmp_path, capsys):
+    assert trace_process.start_early("loaderlab.jobs.no_such_module:RowWriter")
+    writer = _write(tmp_path / "early.lltrace")
+    writer.close(timeout_s=30)
+    assert not writer._process.is_alive()
+    err = capsys.readouterr().err
+    assert f"the trace {tmp_path / 'early.lltrace'} stopped growing: ModuleNotFoundError" in err
+
+
+def test_the_jobs_own_process_never_imports_pandas(tmp_path):
+    """pandas (0.35 s to import) is the writing process's: a job that does not use it is not made to load it,
+    and its trace is whole all the same (issue 37: a tenth of a short job's wall time)."""
+    from .runner import run, write
+
+    script = write(tmp_path, "no_pandas.py", """
+import sys
+import torch
+from torch.utils.data import DataLoader, WeightedRandomSampler
+loader = DataLoader(list(range(40)), batch_size=4, num_workers=1,
+                    sampler=WeightedRandomSampler([1.0, 3.0] * 20, 40, generator=torch.Generator().manual_seed(0)))
+for epoch in range(2):
+    for batch in loader:
+        pass
+print("pandas in the job:", "pandas" in sys.modules)
+""")
+    done = run(tmp_path, "-o", "t", script.name)
+    assert done.returncode == 0, done.stderr
+    assert "pandas in the job: False" in done.stdout
+    frame = load_any(str(tmp_path / "t.lltrace"))
+    assert (frame["kind"] == "batch_yield").sum() == 20
+    assert frame.attrs["loaders"]["loader"]["label_sources"]["sampler"]["weights"]["values"] == [1.0, 3.0]  # no pandas

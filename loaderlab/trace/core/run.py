@@ -139,7 +139,7 @@ def stop_of(reason: Any, stuck: tuple[StuckWorker, ...] = ()) -> Stop:
 @dataclass(frozen=True, eq=False)
 class Run:
     """One recorded run. ``events``: the events table (:mod:`loaderlab.trace.core.frame`); ``loader``: the loader's settings
-    (:func:`loaderlab.trace.core.frame.loader_settings`: ``num_workers``, ``prefetch_factor``, …); ``epochs`` as asked;
+    (:func:`loaderlab.trace.core.settings.loader_settings`: ``num_workers``, ``prefetch_factor``, …); ``epochs`` as asked;
     ``warnings``: torch's warnings during the run (text, once each, in order); ``stop``: why it ended early
     (None: it did not); ``config``: the dashboard's settings that made it (None outside the dashboard);
     ``extra``: anything else its maker attached (``world_size`` and ``samplers`` of a multi-rank run,

@@ -32,9 +32,11 @@ import math
 
 from dataclasses import dataclass
 from statistics import median
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
-import pandas as pd
+if TYPE_CHECKING:
+    import pandas as pd
+
 
 MIN_SPEEDUP = 1.05  # below this a measured difference is not worth an edit of the script
 MIN_ROUNDS = 2
@@ -130,10 +132,12 @@ def setting_text(setting: dict[str, Any]) -> str:
     return text + (", pin_memory=True" if setting.get("pin_memory") else "")
 
 
-def tuning_table(record: dict[str, Any]) -> pd.DataFrame:
+def tuning_table(record: dict[str, Any]) -> "pd.DataFrame":
     """One row per tried setting, the job's own first: its measured samples/s (median, lowest, highest over
     its rounds), the rounds it got, its ratio to the job's own median, its start-up, and whether it is the
     job's own, the measured best, or the setting the rest of the job ran with."""
+    import pandas as pd  # here: the tuner in a job's process (no pandas) reads only this module's numbers
+
     cands = record.get("candidates") or []
     choice = tuning_choice(record)
     own_rates = rates(cands[0]) if cands else []
@@ -210,7 +214,7 @@ def tuning_lines(record: dict[str, Any] | None, lang: str = "en", epochs: int | 
         vs = "" if r.own or r.vs_own is None else text("tuning.vs_own", lang, ratio=r.vs_own)
         startup = "" if r.startup_s is None or r.num_workers == 0 else text("tuning.startup", lang,
                                                                               seconds=r.startup_s)
-        if r.epoch_s is not None and not pd.isna(r.epoch_s):
+        if r.epoch_s is not None and not math.isnan(r.epoch_s):
             startup += text("tuning.epoch", lang, seconds=r.epoch_s)
         lines.append(text("tuning.row", lang, mark=mark, setting=r.setting, median=f"{r.samples_per_s:,.0f}",
                           low=f"{r.low:,.0f}", high=f"{r.high:,.0f}", rounds=r.rounds, vs=vs, startup=startup))

@@ -9,7 +9,7 @@ The file format, version 1 (UTF-8 JSON, one object)::
     {
       "format": "loaderlab-trace",       # always this string
       "version": 1,                      # bumped when a reader of an older version could misread the file
-      "settings": {...} | null,          # frame.attrs["loader"]: the loader's settings (frame.loader_settings)
+      "settings": {...} | null,          # frame.attrs["loader"]: the loader's settings (core.settings.loader_settings)
       "epochs": 2 | null,                # frame.attrs["epochs"]
       "attrs": {...},                    # any other JSON-able frame.attrs (usually {})
       "columns": ["kind", "t_ns", ...],  # the stored columns, in table order
@@ -46,6 +46,7 @@ import numpy as np
 import pandas as pd
 
 from .columnar import TraceWriter
+from .suffix import COLUMNAR_SUFFIX
 from .columnar_read import MAGIC, is_columnar, read_columnar, read_columnar_bytes, TraceFileError
 from ..core.frame import compact_table, EVENT_COLUMNS, TYPED_COLUMNS
 from .old_details import from_details, numbered
@@ -58,7 +59,6 @@ _DERIVED = "t_s"  # may be left out of a file: recomputed from t_ns
 OPTIONAL_COLUMNS = {"rank": "int64"}  # column → its dtype; stored only when the table has it
 
 
-COLUMNAR_SUFFIX = ".lltrace"  # save_trace writes the columnar format for a path ending in this
 
 
 # --- writing -------------------------------------------------------------------------------------

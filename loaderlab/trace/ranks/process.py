@@ -28,6 +28,7 @@ from ..core.frame import time_sorted
 from ..core.run import as_run, Run, to_frame
 from ..files.io import save_trace
 from ..recording.recorder import record
+from .samplers import epoch_sampler, sampler_settings
 
 HOST = "127.0.0.1"
 RENDEZVOUS_TIMEOUT_S = 120.0  # the longest a rank waits for the others (store, group, collectives)
@@ -83,22 +84,6 @@ def call_factory(factory: Callable[..., Any], rank: int, world_size: int) -> Any
         pass
     return factory(rank, world_size)
 
-
-def epoch_sampler(loader: Any) -> Any:
-    """The sampler whose ``set_epoch`` a training loop calls: ``loader.sampler``, else the batch sampler's."""
-    for candidate in (getattr(loader, "sampler", None), getattr(getattr(loader, "batch_sampler", None), "sampler", None)):
-        if hasattr(candidate, "set_epoch"):
-            return candidate
-    return None
-
-
-def sampler_settings(sampler: Any) -> dict[str, Any]:
-    """A DistributedSampler's arguments and sizes (JSON-able), or {} for any other sampler."""
-    if not isinstance(sampler, torch.utils.data.DistributedSampler):
-        return {}
-    return {"num_replicas": sampler.num_replicas, "rank": sampler.rank, "shuffle": sampler.shuffle,
-            "seed": sampler.seed, "drop_last": sampler.drop_last, "num_samples": sampler.num_samples,
-            "total_size": sampler.total_size}
 
 
 def record_rank(loader: Any, job: RankJob) -> pd.DataFrame:

@@ -23,7 +23,8 @@ from ...engine.interrupt import RunGuard, UnsentResult
 from ..core.payload import PayloadProbe
 from ..core.run import Run, to_frame
 from ...engine.records import RecordTracer
-from ..core.frame import loader_settings, tracer_frame
+from ..core.frame import tracer_frame
+from ..core.settings import loader_settings
 from .session import record_session, UnsentBatchError
 from .label_reading import label_sources
 

@@ -27,7 +27,8 @@ from ...engine import events as ev
 from ...engine.interrupt import RunGuard, RunStopped, UnsentResult
 from ...engine.memory import MemorySampler
 from ...engine.records import detailed, RecordTracer
-from ..core.frame import loader_settings, tracer_frame
+from ..core.frame import tracer_frame
+from ..core.settings import loader_settings
 from ..core.run import Run
 
 STACKS_WAIT_S = 1.5  # how long a stopped run waits for its workers' stacks before shutting them down

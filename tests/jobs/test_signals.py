@@ -87,3 +87,40 @@ def test_sigterm_ends_a_job_blocked_in_c_and_keeps_its_trace(tmp_path: Path):
     assert "SIGTERM while the script was blocked outside Python" in err
     frame = load_any(str(tmp_path / "trace.lltrace"))
     assert (frame["kind"] == "batch_yield").sum() == 2 and frame.attrs["exit_status"] == 143
+
+
+KILLED_WHILE_ITS_WORKER_STARTS = '''
+import os, sys, time
+import torch
+from torch.utils.data import DataLoader
+
+def init(worker_id):
+    parent = os.getppid()
+    print("worker", os.getpid(), "in init", flush=True)
+    while os.getppid() == parent:  # the job is SIGKILLed now: this worker's start outlives it
+        time.sleep(0.01)
+
+for batch in DataLoader(list(range(8)), batch_size=2, num_workers=1, worker_init_fn=init):
+    pass
+'''
+
+
+def test_a_job_killed_while_its_worker_starts_leaves_no_worker(tmp_path: Path):
+    """Torch's worker notes its parent only after ``worker_init_fn``; killed before then, the job's worker took
+    the process it was reparented to for the job and waited for tasks for good (found beside two CPU burners,
+    when SIGKILL came as an epoch's workers started). The recorder's init now ends such a worker."""
+    write(tmp_path, "killed_early.py", KILLED_WHILE_ITS_WORKER_STARTS)
+    job = start(tmp_path, "-o", "trace", "killed_early.py")
+    try:
+        line = read_until(job.stdout, "worker")
+        worker = psutil.Process(int(line.split()[1]))
+        job.send_signal(signal.SIGKILL)
+        job.wait(timeout=WAIT_S)
+    finally:
+        job.kill()
+    try:
+        worker.wait(timeout=WAIT_S)  # without the check it lives on (its loop polls every 5 s, forever)
+    finally:
+        if worker.is_running():
+            worker.kill()
+        job.communicate()

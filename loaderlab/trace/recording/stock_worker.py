@@ -47,13 +47,13 @@ from ...engine import events as ev
 
 MAX_STARTUP_S = 600.0  # a start further back than this is not this worker's (a clock that moved, a time namespace)
 
-_forked: tuple[int, int] | None = None  # (pid, monotonic ns) of the last fork() into this process
+_forked: tuple[int, int, int] | None = None  # (pid, monotonic ns, parent pid) of the last fork() into this process
 _task = ev.NO_BATCH  # the task this worker took last from its index queue
 
 
 def _note_fork() -> None:
     global _forked, _task
-    _forked, _task = (os.getpid(), time.monotonic_ns()), ev.NO_BATCH
+    _forked, _task = (os.getpid(), time.monotonic_ns(), os.getppid()), ev.NO_BATCH
 
 
 if hasattr(os, "register_at_fork"):
@@ -70,6 +70,14 @@ def _proc_start_ns() -> int | None:
         return boot_ns - (time.clock_gettime_ns(time.CLOCK_BOOTTIME) - time.monotonic_ns())
     except (OSError, ValueError, IndexError, AttributeError):
         return None
+
+
+def parent_gone() -> bool:
+    """True where this process was forked and the process that forked it has died since. Torch's worker loop
+    notes its parent only after ``worker_init_fn`` (``ManagerWatchdog``): a worker whose job was killed while
+    it started takes the reparenting for its parent and waits for tasks for good, so the recorder's init asks
+    this first (a job SIGKILLed while its workers started left one alive beside two busy cores)."""
+    return _forked is not None and _forked[0] == os.getpid() and os.getppid() != _forked[2]
 
 
 def process_start_ns() -> tuple[int, str] | None:

@@ -267,6 +267,8 @@ class TracedWorkerInit:
         multiprocessing.util.Finalize(tracer, self.finish, args=(tracer, worker_id), exitpriority=20)
         if self.inner is not None:
             self.inner(worker_id)
+        if stock_worker.parent_gone():  # torch's watchdog, made next, would take the new parent for the job
+            os._exit(0)
         tracer.emit(ev.WORKER_READY, worker_id, self.epoch, arg0=ev.seed_arg(torch.utils.data.get_worker_info().seed))
 
     @staticmethod

@@ -29,7 +29,8 @@ from ..engine.records import RecordTracer
 from ..trace.recording.label_reading import label_sources
 from ..trace.recording.sample_guess import SampleGuess
 from ..trace.recording.stock_worker import handed_task
-from ..trace.recording.torch_recorder import EpochDial, EventChannel, set_process_tracer, traced_clone
+from ..trace.recording.event_channel import EventChannel
+from ..trace.recording.torch_recorder import EpochDial, set_process_tracer, traced_clone
 from ..trace.core.settings import loader_settings
 from ..trace.ranks.samplers import epoch_sampler, sampler_settings
 from . import interrupts

@@ -14,7 +14,8 @@ from loaderlab.engine import events as ev
 from loaderlab.engine.records import Chunk, chunk_events, RecordTracer
 from loaderlab.jobs.rows import _Repeats, chunk_frame, fast_frame
 from loaderlab.trace.recording.sample_guess import SampleGuess
-from loaderlab.trace.recording.torch_recorder import EpochDial, EventChannel, set_process_tracer, traced_clone
+from loaderlab.trace.recording.event_channel import EventChannel
+from loaderlab.trace.recording.torch_recorder import EpochDial, set_process_tracer, traced_clone
 
 
 class Rows(Dataset):

@@ -19,6 +19,7 @@ from ...engine.loader import DataLoader
 from . import torch_recorder as tr
 from .stock_worker import handed_task
 from .bandwidth import host_to_device
+from .event_channel import EventChannel
 from ...engine.interrupt import RunGuard, UnsentResult
 from ..core.payload import PayloadProbe
 from ..core.run import Run, to_frame
@@ -31,7 +32,7 @@ from .label_reading import label_sources
 def _record_torch(loader, epochs: int, max_batches: int | None, consumer, sample_info) -> pd.DataFrame:
     """``record`` for a stock torch DataLoader: iterate a traced clone (see torch_recorder)."""
     tracer = RecordTracer(sample_info)
-    channel = tr.EventChannel(loader, tracer)
+    channel = EventChannel(loader, tracer)
     dial = tr.EpochDial()
     clone = tr.traced_clone(loader, tracer, channel.queue, dial)
     tr.set_process_tracer(tracer)

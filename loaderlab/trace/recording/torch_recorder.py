@@ -8,7 +8,7 @@ travel on their own queue to the main process. With ``pin_memory=True`` torch's 
 
 Epochs. Torch's workers never hear which epoch runs, and a worker may fetch for one epoch while the main
 process is already in the next, so every event names the epoch that *drew its indices*: the sampler
-stamps it on each index batch (``NumberedBatch``) and the worker reads it from there. Only what has no
+stamps it on each index batch (``NumberedBatch``, :mod:`.numbered`) and the worker reads it from there. Only what has no
 index batch falls back on ``_epoch``: a new worker's start-up (the epoch its ``worker_init_fn`` was
 copied in: workers start inside ``iter()``, after the recorder set the epoch) and an IterableDataset's
 samples (one ``__iter__`` per epoch: a worker's first, then one per resume of a persistent worker).
@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import multiprocessing.util
 import os
-import threading
 import time
 from array import array
 from typing import Any, Callable
@@ -40,12 +39,12 @@ import torch.utils.data
 from ...engine import events as ev
 from ...engine.fetch import batch_usage, start_batch_usage, traced_fetch
 from ...engine.fingerprint import identity
-from ...engine.messages import Stop
 from ...engine.worker import WorkerTracer
 from . import stock_worker
 from ..core.payload import tree_shape
 from .sample_guess import rows, SampleGuess
 from .sample_keys import keyed_iter
+from .numbered import TracedSampler
 from .stream_samples import close_open_batch, ContentProbe, OpenBatch
 from .stock_pin import with_pin_stage
 
@@ -57,30 +56,6 @@ _epoch = 0  # this process's epoch where no index batch says it: the recorder's 
 def _worker_id() -> int:
     info = torch.utils.data.get_worker_info()
     return ev.MAIN_PROCESS if info is None else info.id
-
-
-class NumberedBatch(list):
-    """A batch's indices, carrying the batch and epoch numbers the main process gave them.
-
-    A list subclass, so user code sees a list; it crosses torch's index queue with its attributes.
-    """
-
-    def __init__(self, indices, batch: int, epoch: int) -> None:
-        super().__init__(indices)
-        self.batch = batch
-        self.epoch = epoch
-
-
-class NumberedIndex(int):
-    """One sample's index (``batch_size=None``), carrying its batch and epoch numbers like NumberedBatch."""
-
-    def __new__(cls, index: int, batch: int, epoch: int):
-        self = super().__new__(cls, index)
-        self.batch, self.epoch = batch, epoch
-        return self
-
-    def __reduce__(self):
-        return NumberedIndex, (int(self), self.batch, self.epoch)
 
 
 class _Forwarding:
@@ -277,29 +252,6 @@ class TracedWorkerInit:
         tracer.close()
 
 
-class TracedSampler:
-    """Numbers what the user's (batch) sampler yields and reports it, in the main process."""
-
-    def __init__(self, inner, tracer: ev.Tracer, epoch: int, batched: bool) -> None:
-        self.inner, self.tracer, self.epoch, self.batched = inner, tracer, epoch, batched
-        self.first = 0  # the next iter()'s first batch number (`run --tune` hands the epoch's head elsewhere)
-
-    def __len__(self) -> int:
-        return len(self.inner)
-
-    def __iter__(self):
-        first, self.first = self.first, 0
-        for batch, indices in enumerate(self.inner, first):
-            listed, samples = ev.index_list(indices)
-            self.tracer.emit(ev.SAMPLER_YIELD, ev.MAIN_PROCESS, self.epoch, batch, arg0=samples, indices=listed)
-            if self.batched:
-                yield NumberedBatch(indices, batch, self.epoch)
-            elif type(indices) is int:  # other index types (str keys, tuples) pass as they are
-                yield NumberedIndex(indices, batch, self.epoch)
-            else:
-                yield indices
-
-
 class EpochDial:
     """Tells the clone's parts which epoch starts: call it before each ``iter(clone)``."""
 
@@ -350,30 +302,6 @@ def traced_clone(loader: torch.utils.data.DataLoader, tracer: ev.Tracer, event_q
                                             **common)
     dial.parts.append(sampler)
     return with_pin_stage(clone, tracer, dial)
-
-
-class EventChannel:
-    """The worker → main event queue and the thread that empties it into the main tracer."""
-
-    def __init__(self, loader: torch.utils.data.DataLoader, tracer: ev.Tracer, workers: bool | None = None) -> None:
-        from ...engine.multi import collect_events
-
-        ctx = loader.multiprocessing_context or torch.multiprocessing
-        self.queue = ctx.Queue() if (loader.num_workers > 0 if workers is None else workers) else None
-        self.thread = None
-        if self.queue is not None:
-            self.thread = threading.Thread(target=collect_events, args=(self.queue, tracer), daemon=True,
-                                           name="loaderlab_event_collector")
-            self.thread.start()
-
-    def close(self) -> None:
-        """Call after every worker has exited: their events are then all in the pipe ahead of ``Stop``."""
-        if self.queue is None:
-            return
-        self.queue.put(Stop())
-        self.thread.join(timeout=5)
-        self.queue.cancel_join_thread()
-        self.queue.close()
 
 
 def set_process_tracer(tracer: ev.Tracer, epoch: int = 0) -> None:

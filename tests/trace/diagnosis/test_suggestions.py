@@ -27,8 +27,10 @@ def test_the_best_suggestion_speeds_the_real_workload_up(cause):
     assert best, f"no suggestion for {found.kind}"
     assert best[0].change in [c for c, _ in candidates(found, summarise(frame), measured_costs(frame))]
     assert best[0].speedup >= 1.2  # the model says it is worth doing
-    before = summarise(frame).samples_per_s
-    after = summarise(record_cause(cause, **best[0].change)).samples_per_s
+    # the least-disturbed of two recordings each way: a disturbance only slows a run (one CI run read the
+    # fixed ipc_torch workload at 231 samples/s against 354 before; 3 of 3 runs here read it faster)
+    before = max(summarise(frame).samples_per_s, summarise(record_cause(cause)).samples_per_s)
+    after = max(summarise(record_cause(cause, **best[0].change)).samples_per_s for _ in range(2))
     assert after > 1.2 * before, (best[0].change, before, after)
 
 

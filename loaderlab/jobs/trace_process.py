@@ -159,12 +159,18 @@ def start(path: str, meta: dict[str, Any], make_rows: Callable) -> tuple[Any, An
     """(process, the job's end of the records pipe, the job's end of the answers pipe), or None where this
     platform cannot fork (the job then writes from its own thread). ``make_rows(path, meta)``: what writes
     the rows in the new process (passed in, so this module needs nothing of :mod:`.stream`)."""
+    return _fork(serve, path, meta, make_rows)
+
+
+def _fork(target: Callable, *args: Any) -> tuple[Any, Any, Any] | None:
+    """Fork ``target(inbox, outbox, *args, jobs_ends)`` as the writing process: (process, the job's end of the
+    records pipe, the job's end of the answers pipe), or None where this platform cannot fork."""
     if "fork" not in multiprocessing.get_all_start_methods():
         return None
     context = multiprocessing.get_context("fork")
     inbox_r, inbox_w = context.Pipe(duplex=False)
     outbox_r, outbox_w = context.Pipe(duplex=False)
-    process = context.Process(target=serve, args=(inbox_r, outbox_w, path, meta, make_rows, (inbox_w, outbox_r)),
+    process = context.Process(target=target, args=(inbox_r, outbox_w, *args, (inbox_w, outbox_r)),
                               name="loaderlab_trace_file", daemon=False)
     process.start()
     inbox_r.close()
@@ -182,18 +188,8 @@ def start_early(make_rows: str) -> bool:
     global _early
     if _early is not None:
         return True
-    if "fork" not in multiprocessing.get_all_start_methods():
-        return False
-    context = multiprocessing.get_context("fork")
-    inbox_r, inbox_w = context.Pipe(duplex=False)
-    outbox_r, outbox_w = context.Pipe(duplex=False)
-    process = context.Process(target=serve_early, args=(inbox_r, outbox_w, make_rows, (inbox_w, outbox_r)),
-                              name="loaderlab_trace_file", daemon=False)
-    process.start()
-    inbox_r.close()
-    outbox_w.close()
-    _early = (process, inbox_w, outbox_r)
-    return True
+    _early = _fork(serve_early, make_rows)
+    return _early is not None
 
 
 def take_early(path: str, meta: dict[str, Any]) -> tuple[Any, Any, Any] | None:

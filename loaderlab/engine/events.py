@@ -104,9 +104,10 @@ ARGS = {
     BATCH_YIELD: ("task",),  # the task handed over (``batch`` is its place in hand-over order)
     # the main thread's clocks as the loop body begins and ends (-1 unknown): its run-queue clock (ns waited
     # runnable for a core: workers that held the cores, other programs), its minor page faults (first reads of a
-    # batch in shared memory) and its CPU clock; the differences are the body's
-    CONSUMER_BEGIN: ("runqueue_ns", "minor_faults", "cpu_ns"),
-    CONSUMER_END: ("runqueue_ns", "minor_faults", "cpu_ns"),
+    # batch in shared memory), its CPU clock and the process's (all its threads: torch's intra-op threads run
+    # a step's ops beside the main thread); the differences are the body's
+    CONSUMER_BEGIN: ("runqueue_ns", "minor_faults", "cpu_ns", "process_cpu_ns"),
+    CONSUMER_END: ("runqueue_ns", "minor_faults", "cpu_ns", "process_cpu_ns"),
     REORDER_PARK: ("waits_for",),  # the task that must be handed over first
     WORKER_START: ("worker_pid",),
     WORKER_READY: ("seed",),

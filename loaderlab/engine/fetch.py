@@ -49,9 +49,11 @@ def runqueue_ns() -> int:
 def body_clocks() -> dict[str, int]:
     """The main thread's clocks as a loop body begins or ends (``consumer_begin``/``consumer_end``'s fields):
     ``arg0`` its run-queue clock (:func:`runqueue_ns`), ``arg1`` its minor page faults (a body that reads a
-    batch a worker put in shared memory maps its pages in: -1 where unknown), ``arg2`` its CPU clock (ns)."""
+    batch a worker put in shared memory maps its pages in: -1 where unknown), ``arg2`` its CPU clock (ns),
+    ``arg3`` the process's CPU clock (ns): beside the main thread's it tells how many cores the body kept busy
+    (torch's intra-op threads run a step's ops on several; a worker added beside them takes one of them)."""
     faults = resource.getrusage(_RUSAGE_THREAD).ru_minflt if _RUSAGE_THREAD is not None else ev.NO_ARG
-    return {"arg0": runqueue_ns(), "arg1": faults, "arg2": time.thread_time_ns()}
+    return {"arg0": runqueue_ns(), "arg1": faults, "arg2": time.thread_time_ns(), "arg3": time.process_time_ns()}
 
 
 def _thread_usage() -> tuple[int, int, int, int]:

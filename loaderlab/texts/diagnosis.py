@@ -296,6 +296,32 @@ TEXTS = {
         "ko": "더 큰 prefetch_factor(예: 지금의 4배)가 도움이 될 것이지만, 비용 모델은 동시에 오가는 배치를 모델링하지 "
             "않으므로 수치를 주장하지 않습니다: `python -m loaderlab run --tune <script>`로 재 보세요.",
     },
+    "suggestion.why.unseen_no_move": {
+        "en": "workers would load while your step runs, but this run had none, so what moving each batch from "
+            "a worker costs (its pickling, its shared memory, the worker's GIL while your dataset computes) is "
+            "not in it. `python -m loaderlab run --tune <script>` measures num_workers={low} up to "
+            "num_workers={high} in your job.",
+        "ko": "워커가 학습 단계와 동시에 로드하겠지만, 이 실행에는 워커가 없었으므로 배치를 워커에서 옮기는 비용(피클링, "
+            "공유 메모리, 데이터셋이 계산하는 동안의 워커 GIL)이 기록에 없습니다. `python -m loaderlab run --tune "
+            "<script>`가 사용자의 작업에서 num_workers={low}부터 num_workers={high}까지 잽니다.",
+    },
+    "suggestion.why.unseen_step_threads": {
+        "en": "more workers would share the cores your step's torch threads keep busy (it ran on more than one "
+            "core), and what that costs is not in this recording: a parallel op waits for its slowest thread. "
+            "`python -m loaderlab run --tune <script>` measures num_workers={low} up to num_workers={high} in your job.",
+        "ko": "워커를 늘리면 학습 단계의 torch 스레드가 쓰는 코어(한 개보다 많은 코어에서 실행됨)를 함께 쓰게 되는데, 그 "
+            "비용은 이 기록에 없습니다: 병렬 연산은 가장 느린 스레드를 기다립니다. `python -m loaderlab run --tune "
+            "<script>`가 사용자의 작업에서 num_workers={low}부터 num_workers={high}까지 잽니다.",
+    },
+    "suggestion.why.unseen_step_unclocked": {
+        "en": "this trace has no process clock around your steps (it was recorded before LoaderLab kept one), so "
+            "whether your step's torch threads would share the cores with more workers is not known. "
+            "`python -m loaderlab run --tune <script>` measures num_workers={low} up to num_workers={high} in your "
+            "job.",
+        "ko": "이 트레이스에는 학습 단계 전후의 프로세스 시계가 없어(그 기록 전에 만들어짐), 학습 단계의 torch 스레드가 "
+            "늘어난 워커와 코어를 나눠 쓸지 알 수 없습니다. `python -m loaderlab run --tune <script>`가 사용자의 "
+            "작업에서 num_workers={low}부터 num_workers={high}까지 잽니다.",
+    },
     "suggestion.why.unmodelled_slow_worker": {
         "en": "the cost model cannot tell what makes one worker slow, so it claims nothing.",
         "ko": "비용 모델은 한 워커가 왜 느린지 알 수 없으므로 아무것도 주장하지 않습니다.",

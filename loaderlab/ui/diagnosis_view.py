@@ -14,7 +14,7 @@ from typing import Any
 import streamlit as st
 
 from ..trace.diagnosis.bottleneck import CONSUMER, NONE, verdict, Verdict
-from ..trace.diagnosis.suggestions import has_sample_costs, suggest, why_none
+from ..trace.diagnosis.suggestions import has_sample_costs, suggest, why_none_text
 from .texts import language, t
 
 
@@ -45,7 +45,7 @@ def show_diagnosis(trace: Any, key: str, trace_id: Hashable) -> None:
         with st.spinner(t("diagnosis.suggesting")):
             found_suggestions = _suggestions(trace_id, trace, found)
         if not found_suggestions:
-            st.caption(t("suggestion.none", why=t(why_none(found, trace))))
+            st.caption(why_none_text(found, trace, lang))
             return
         st.markdown(t("diagnosis.suggestions"))
         st.markdown("\n".join(f"- {s.text(lang)}" for s in found_suggestions))

@@ -18,11 +18,13 @@ SLOW_S = 0.3  # a slow sample that costs the loop more than half its wait: the s
 
 
 def simulate(pause_at: float | None = None, slow_index: int | None = None, step_s: float = STEP_S,
-             waited_s: float = 0.0, slow_waited: bool = False) -> Run:
+             waited_s: float = 0.0, slow_waited: bool = False, step_cores: float | None = 1.0) -> Run:
     """The events of one epoch; ``pause_at``: the machine pauses for PAUSE_S there; ``slow_index``: that sample
     takes SLOW_S more; each loop body takes ``step_s`` on the clock, ``waited_s`` of it waiting for a core (its
     run-queue clock, as a recording's ``consumer_begin``/``consumer_end`` carry it); ``slow_waited``: the slow
-    sample's worker spent its SLOW_S waiting for a core (its batch's ``collate_end`` says so)."""
+    sample's worker spent its SLOW_S waiting for a core (its batch's ``collate_end`` says so); ``step_cores``: the
+    cores the main process kept busy during each body's own time (its process CPU clock; None: no clock, as
+    traces before it was kept)."""
     out: list[ev.Event] = []
 
     def at(v: float) -> int:  # the machine's clock: after a pause every reading is PAUSE_S later
@@ -30,6 +32,9 @@ def simulate(pause_at: float | None = None, slow_index: int | None = None, step_
 
     def emit(kind: str, v: float, pid: int, worker: int, batch: int = -1, **more) -> None:
         out.append(ev.Event(kind, at(v), pid, worker, 0, batch, **more))
+
+    def cpu(bodies: int) -> int:  # the process CPU clock after that many bodies
+        return -1 if step_cores is None else int(bodies * (step_s - waited_s) * step_cores * 1e9)
 
     cap = 2 * WORKERS
     emit(ev.EPOCH_BEGIN, 0.0, MAIN, -1)
@@ -60,9 +65,9 @@ def simulate(pause_at: float | None = None, slow_index: int | None = None, step_
         got[b] = max(t + 0.0001, main_free)
         emit(ev.RESULT_GET, got[b], MAIN, -1, b, queue="result_queue", nbytes=1024)
         emit(ev.BATCH_YIELD, got[b], MAIN, -1, b, arg0=b)
-        emit(ev.CONSUMER_BEGIN, got[b], MAIN, -1, b, arg0=int(b * waited_s * 1e9))
+        emit(ev.CONSUMER_BEGIN, got[b], MAIN, -1, b, arg0=int(b * waited_s * 1e9), arg3=cpu(b))
         main_free = got[b] + step_s
-        emit(ev.CONSUMER_END, main_free, MAIN, -1, b, arg0=int((b + 1) * waited_s * 1e9))
+        emit(ev.CONSUMER_END, main_free, MAIN, -1, b, arg0=int((b + 1) * waited_s * 1e9), arg3=cpu(b + 1))
     emit(ev.EPOCH_END, main_free, MAIN, -1)
     for w in range(WORKERS):
         emit(ev.WORKER_EXIT, main_free + 0.001, MAIN + 1 + w, w)

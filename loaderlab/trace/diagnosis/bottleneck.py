@@ -52,12 +52,12 @@ from ...engine.cores import cpu_count
 from ...texts import text
 from ..core.lookups import normal
 from ..core.payload import size_text
-from ..core.run import as_run
 from .costs import measured_costs, usable
 from .steps import step_medians
 from .predict import calibrated, keeps_up, shortens_steady, STEADY_MIN, worker_limit
 from ..tables.slow import sample_fetches, slow_workers, stragglers
 from .summary import events, RunSummary, summarise
+from .unseen import in_loop_unseen, workers_unseen
 
 WORKERS, IPC, STARTUP, STRAGGLER, SLOW_WORKER, CONSUMER, MAIN_PROCESS, PIN_MEMORY, PREFETCH, NONE = (
     "workers", "ipc", "startup", "straggler", "slow_worker", "consumer", "main_process", "pin_memory", "prefetch",
@@ -120,17 +120,6 @@ def _ms(seconds: float) -> float:
     return seconds * 1e3 if not math.isnan(seconds) else math.nan
 
 
-def in_loop_unseen(frame: Any, s: RunSummary) -> str | None:
-    """Why the cost model cannot see what ``num_workers=0`` would cost (None where it can), so that it is never
-    proposed: ``threads``, the trace does not say that the main process runs one torch thread (a sample's torch
-    ops run with torch's intra-op threads there, 1 in a worker: 23 ms a sample in the loop against 2.5 ms in a
-    worker, issue 33); ``serial``, slow samples (the straggler check) would run one after another in the loop."""
-    if as_run(frame).extra.get("torch_threads") != 1:
-        return "threads"
-    table = normal(events(frame))
-    return "serial" if stragglers(table, sample_fetches(table)) else None
-
-
 def _workers_take_from_step(frame: Any, s: RunSummary) -> bool:
     """Whether, with the step the slow part, fewer workers would still shorten each batch: they and their
     hand-overs take the cores or the main process's time the step needs (the cost model's steady state), for
@@ -159,7 +148,8 @@ def more_workers_help(frame: Any, s: RunSummary) -> bool:
         return False
     c = calibrated(c)
     count, binds = keeps_up(c, worker_limit(c))
-    return count > s.num_workers and shortens_steady(c, {"num_workers": count})
+    return (count > s.num_workers and workers_unseen(frame, count, s.num_workers) is None
+            and shortens_steady(c, {"num_workers": count}))
 
 
 def _workers(frame: Any, s: RunSummary, common: dict[str, Any], busy: float, work_ms: float,

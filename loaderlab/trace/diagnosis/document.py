@@ -13,11 +13,10 @@ from typing import Any
 from .findings import all_findings
 from .label_report import label_keys
 from ..core.cache import shared_tables
-from .suggestions import suggest, Suggestion, why_none
+from .suggestions import suggest, Suggestion, why_none_text
 from .summary import RunSummary, summarise
 from .tuning import tuning_document, tuning_suggestions
 from .bottleneck import Verdict, verdict
-from ...texts import text
 
 
 def finding_dict(f, lang: str = "en") -> dict[str, Any]:
@@ -54,8 +53,7 @@ def _diagnosis(trace: Any, lang: str, with_suggestions: bool, summary: RunSummar
         out["suggestions"] = tuning_suggestions(record, getattr(trace, "attrs", {}).get("epochs") or 1) + \
             out["suggestions"]
     if not suggestions and with_suggestions:
-        out["no_suggestion"] = text("suggestion.none", lang,
-                                                  why=text(why_none(found, trace), lang))
+        out["no_suggestion"] = why_none_text(found, trace, lang)
     return json_safe(out)
 
 

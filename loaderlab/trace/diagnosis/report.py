@@ -136,7 +136,7 @@ def diagnosis_lines(frame, lang: str, suggestions: list | None = None, found: Ve
     """The bottleneck verdict's title and sentence (``found``, worked out when not given), then the predicted
     suggestions when given (a list from :func:`loaderlab.trace.diagnosis.suggestions.suggest`; an empty list
     says why there are none)."""
-    from .suggestions import why_none
+    from .suggestions import why_none_text
 
     found = verdict(frame) if found is None else found
     # the tag names the wording shown below it (a kind's variant: consumer_shared, workers_contended…)
@@ -145,7 +145,7 @@ def diagnosis_lines(frame, lang: str, suggestions: list | None = None, found: Ve
         return lines
     lines += ["", text("report.suggestions", lang)]
     if not suggestions:
-        return lines + ["  " + text("suggestion.none", lang, why=text(why_none(found, frame), lang))]
+        return lines + ["  " + why_none_text(found, frame, lang)]
     return lines + ["  " + s.text(lang) for s in suggestions]
 
 

@@ -27,16 +27,17 @@ FAULT_AROUND = 64 * 2**10
 
 @shared
 def step_times(frame) -> pd.DataFrame:
-    """``epoch, batch, step_s, first, faults`` per loop body (``first``: the epoch's first step; ``faults``: its
-    minor page faults, NaN where the trace has none). A body's time is its own: what it waited for a core
+    """``epoch, batch, step_s, first, faults, cpu_s`` per loop body (``first``: the epoch's first step;
+    ``faults``: its minor page faults, ``cpu_s``: its process's CPU time, all threads; NaN where the trace has
+    none). A body's time is its own: what it waited for a core
     (the main thread's run-queue clock on ``consumer_begin`` and ``consumer_end``, where the trace has it) is
     left out — workers that held the cores while it ran are no part of the step that ``num_workers=0`` would
     run."""
     f = normal(events(frame))
     steps = paired_rows(f, ev.CONSUMER_BEGIN, ev.CONSUMER_END, ["epoch", "batch"]).dropna(subset=["end_s"])
     steps = steps.sort_values(["epoch", "start_s"])
-    clock = {kind: named_rows(f, kind, ["epoch", "batch", "runqueue_ns", "minor_faults"]).drop_duplicates(
-        ["epoch", "batch"]) for kind in (ev.CONSUMER_BEGIN, ev.CONSUMER_END)}
+    clock = {kind: named_rows(f, kind, ["epoch", "batch", "runqueue_ns", "minor_faults", "process_cpu_ns"]
+                              ).drop_duplicates(["epoch", "batch"]) for kind in (ev.CONSUMER_BEGIN, ev.CONSUMER_END)}
     waited = steps[["epoch", "batch"]].merge(clock[ev.CONSUMER_BEGIN], on=["epoch", "batch"], how="left").merge(
         clock[ev.CONSUMER_END], on=["epoch", "batch"], how="left", suffixes=("_begin", "_end"))
     known = (waited["runqueue_ns_begin"] >= 0) & (waited["runqueue_ns_end"] >= waited["runqueue_ns_begin"])
@@ -47,6 +48,9 @@ def step_times(frame) -> pd.DataFrame:
     out["first"] = ~out.duplicated("epoch")
     counted = (waited["minor_faults_begin"] >= 0) & (waited["minor_faults_end"] >= waited["minor_faults_begin"])
     out["faults"] = (waited["minor_faults_end"] - waited["minor_faults_begin"]).where(counted).to_numpy(dtype=float)
+    cpu = waited["process_cpu_ns_end"] - waited["process_cpu_ns_begin"]
+    timed = (waited["process_cpu_ns_begin"] >= 0) & (cpu >= 0)
+    out["cpu_s"] = (cpu / 1e9).where(timed).to_numpy(dtype=float)
     return out.reset_index(drop=True)
 
 
@@ -60,6 +64,19 @@ def touch_s(frame, nbytes: float, tensors: float) -> float:
         return 0.0
     blocks = math.ceil(nbytes / FAULT_AROUND) + (0 if math.isnan(tensors) else tensors)
     return min(float(faults.median()), blocks) * FAULT_S
+
+
+def step_cores(frame) -> float:
+    """The cores the main process kept busy while the later steps ran: their process CPU time over their own
+    time (NaN where the trace has no process clock). About 1 for a step on one thread, up to torch's
+    intra-op thread count for a step whose ops run in parallel. A sum over the steps, not a median of each:
+    the kernel adds the other threads' CPU time to the process clock in scheduler ticks (4 ms here), so one
+    sub-millisecond body reads 1.0 or 5.4 cores where the sum over 372 reads 1.9."""
+    s = step_times(frame)
+    later = s[~s["first"]] if (~s["first"]).any() else s
+    later = later.dropna(subset=["cpu_s"])
+    own = float(later["step_s"].sum())
+    return float(later["cpu_s"].sum()) / own if len(later) and own > 0 else math.nan
 
 
 def step_medians(frame) -> tuple[float, float]:

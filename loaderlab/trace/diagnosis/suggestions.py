@@ -37,8 +37,9 @@ from .predict import calibrated, keeps_up, shortens_steady, speedup, worker_limi
 from .summary import events, RunSummary, summarise
 from ..core.cache import shared_tables
 from ..core.run import as_run
-from .bottleneck import (CONSUMER, in_loop_unseen, IPC, MAIN_PROCESS, NONE, PIN_MEMORY, PREFETCH, SLOW_WORKER, STARTUP,
-                         STRAGGLER, Verdict, verdict as find_verdict, WORKERS)
+from .bottleneck import (CONSUMER, IPC, MAIN_PROCESS, NONE, PIN_MEMORY, PREFETCH, SLOW_WORKER, STARTUP, STRAGGLER,
+                         Verdict, verdict as find_verdict, WORKERS)
+from .unseen import in_loop_unseen, workers_unseen
 
 MAX_SUGGESTIONS = 2
 MIN_SPEEDUP = 1.05  # below it the model's own error (a few %) could turn the gain into a loss
@@ -103,7 +104,7 @@ def candidates(found: Verdict, summary: RunSummary, costs: Costs | None = None,
     out: list[tuple[dict[str, Any], str]] = []
     if found.kind in (WORKERS, MAIN_PROCESS):
         count, binds = keeps_up(costs, worker_limit(costs))
-        if count != n:
+        if count != n and _more_workers_seen(frame, count, n):
             out.append(({"num_workers": count}, f"suggestion.note.workers_{binds}"))
     if found.kind == IPC:
         bs = costs.batch_size
@@ -119,6 +120,12 @@ def candidates(found: Verdict, summary: RunSummary, costs: Costs | None = None,
     if s.get("iterable"):  # each worker replays the whole stream unless its __iter__ shards: no count is safe
         out = [(change, note) for change, note in out if "num_workers" not in change]
     return out
+
+
+def _more_workers_seen(frame: pd.DataFrame | None, count: int, n: int) -> bool:
+    """Whether the model sees what ``count`` workers would cost where the run had ``n`` (fewer workers take
+    nothing from the step; more need a ``frame`` that says how many cores the step keeps busy)."""
+    return count < n or (frame is not None and workers_unseen(frame, count, n) is None)
 
 
 def _note_args(costs: Costs, change: dict, bandwidth: dict[str, Any]) -> dict[str, Any]:
@@ -200,9 +207,36 @@ def has_sample_costs(frame: pd.DataFrame) -> bool:
 
 
 def why_none(found: Verdict, frame: pd.DataFrame) -> str:
-    """The ``suggestion.why.*`` key of an empty suggestion list."""
+    """The ``suggestion.why.*`` key of an empty suggestion list: ``unseen_<reason>`` where the verdict points
+    at more workers whose costs the trace cannot show (:func:`~loaderlab.trace.diagnosis.unseen.workers_unseen`)."""
+    more = _unseen_workers(found, frame)
+    if more:
+        return f"suggestion.why.unseen_{more[0]}"
     if found.kind in (CONSUMER, NONE):
         return f"suggestion.why.{found.kind}"
     if found.kind in (STRAGGLER, SLOW_WORKER, PREFETCH):
         return f"suggestion.why.unmodelled_{found.kind}"
     return "suggestion.why.no_costs" if not usable(measured_costs(frame)) else "suggestion.why.no_gain"
+
+
+def why_none_text(found: Verdict, frame: pd.DataFrame, lang: str = "en") -> str:
+    """Why the suggestion list is empty, in words (``suggestion.none``): where more workers' costs are unseen,
+    the range ``run --tune`` would measure."""
+    more = _unseen_workers(found, frame)
+    low, high = (more[1], more[2]) if more else (0, 0)
+    return text("suggestion.none", lang, why=text(why_none(found, frame), lang, low=low, high=high))
+
+
+def _unseen_workers(found: Verdict, frame: pd.DataFrame) -> tuple[str, int, int] | None:
+    """``(reason, low, high)`` where the verdict points at more workers (one more up to the fewest that keep
+    up) and the model cannot see their costs; None otherwise."""
+    if found.kind not in (WORKERS, MAIN_PROCESS):
+        return None
+    summary = summarise(frame)
+    costs = measured_costs(frame, summary=summary)
+    if summary.settings.get("iterable") or not usable(costs):
+        return None
+    costs = calibrated(costs)
+    count, _ = keeps_up(costs, worker_limit(costs))
+    reason = workers_unseen(frame, count, costs.num_workers) if count > costs.num_workers else None
+    return (reason, costs.num_workers + 1, count) if reason else None

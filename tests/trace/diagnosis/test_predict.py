@@ -213,7 +213,11 @@ def test_a_step_the_workers_take_cores_from_is_said_so_and_gets_num_workers_0():
     """The step is the slow part, yet the workers and their hand-overs take time it needs: the verdict says so
     (not "loader settings will not make this run faster") and the suggestion is the one that gives it back."""
     loader = torch.utils.data.DataLoader(_Tokens(), batch_size=32, num_workers=2, collate_fn=_pad)
-    frame = loaderlab.record(loader, epochs=2, consumer=_busy_step)
+    # The least-disturbed of three recordings (the shortest): beside a busy suite a worker that waits for a
+    # core stretches the loop's waits past half its time and the verdict reads ipc (2 of 2 at load 3-4); a
+    # disturbance only lengthens a recording, so the shortest is the one closest to the loop itself.
+    frame = min((loaderlab.record(loader, epochs=2, consumer=_busy_step) for _ in range(3)),
+                key=lambda f: summarise(f).wall_s)
     frame.attrs["torch_threads"] = 1  # num_workers=0 only where the loop's torch threads are known (no torch ops)
     found = verdict(frame)
     assert (found.kind, found.key) == ("consumer", "consumer_shared")

@@ -143,20 +143,11 @@ TEXTS = {
     },
     "verdict.consumer": {
         "en": "Your training step is the slow part: it took {step_ms:.2f} ms per batch (median{step_note}) and the loop waited "
-            "only {share:.0%} of its time ({wait_ms:.2f} ms per batch): the loader keeps up, so loader "
-            "settings will not make this run faster.",
+            "only {share:.0%} of its time ({wait_ms:.2f} ms per batch): the loader keeps up, so more loading "
+            "power (more workers, deeper prefetching) will not make this run faster.",
         "ko": "학습 단계가 느린 부분입니다: 배치당 중앙값 {step_ms:.2f} ms{step_note} 걸렸고 학습 루프는 시간의 {share:.0%}만 "
-            "기다렸습니다(배치당 {wait_ms:.2f} ms). 로더가 따라오고 있으므로 로더 설정을 바꿔도 이 실행은 "
-            "빨라지지 않습니다.",
-    },
-    "verdict.consumer_shared": {
-        "en": "Your training step is the slow part: it took {step_ms:.2f} ms per batch (median{step_note}) and the loop waited "
-            "only {share:.0%} of its time ({wait_ms:.2f} ms per batch). The loader keeps up, but its workers "
-            "({workers}) and their hand-overs take time your step needs on this machine's cores ({cores}), so fewer "
-            "workers make each batch faster.",
-        "ko": "학습 단계가 느린 부분입니다: 배치당 중앙값 {step_ms:.2f} ms{step_note} 걸렸고 학습 루프는 시간의 {share:.0%}만 "
-            "기다렸습니다(배치당 {wait_ms:.2f} ms). 로더는 따라오지만, 워커 {workers}개와 그 배치 전달이 이 컴퓨터의 "
-            "코어 {cores}개에서 학습 단계에 필요한 시간을 빼앗으므로 워커를 줄이면 배치마다 빨라집니다.",
+            "기다렸습니다(배치당 {wait_ms:.2f} ms). 로더가 따라오고 있으므로 로딩을 늘려도(워커 추가, 더 깊은 "
+            "프리페치) 이 실행은 빨라지지 않습니다.",
     },
     "verdict.main_process": {
         "en": "Loading inside the loop is the slow part: with num_workers=0 the loop spent {share:.0%} of its "
@@ -295,6 +286,23 @@ TEXTS = {
             "batches in flight, so it claims no number: measure it with `python -m loaderlab run --tune <script>`.",
         "ko": "더 큰 prefetch_factor(예: 지금의 4배)가 도움이 될 것이지만, 비용 모델은 동시에 오가는 배치를 모델링하지 "
             "않으므로 수치를 주장하지 않습니다: `python -m loaderlab run --tune <script>`로 재 보세요.",
+    },
+    "suggestion.why.unseen_in_loop_threads": {
+        "en": "the loader already keeps up with your step. Whether num_workers=0 would be faster (no move between "
+            "processes) is not in this recording: your samples' torch ops would run with the loop's torch threads, "
+            "not a worker's one, and the trace does not say the loop runs one. `python -m loaderlab run --tune "
+            "<script>` measures it in your job.",
+        "ko": "로더가 이미 학습 단계를 따라가고 있습니다. num_workers=0(프로세스 간 이동 없음)이 더 빠를지는 이 기록에 "
+            "없습니다: 샘플의 torch 연산이 워커의 스레드 1개가 아니라 루프의 torch 스레드로 실행되며, 트레이스는 루프가 "
+            "스레드 1개를 쓴다고 말하지 않습니다. `python -m loaderlab run --tune <script>`가 사용자의 작업에서 "
+            "잽니다.",
+    },
+    "suggestion.why.unseen_in_loop_serial": {
+        "en": "the loader already keeps up with your step. Whether num_workers=0 would be faster is not in this "
+            "recording: its slow samples would run one after another in the loop. `python -m loaderlab run --tune "
+            "<script>` measures it in your job.",
+        "ko": "로더가 이미 학습 단계를 따라가고 있습니다. num_workers=0이 더 빠를지는 이 기록에 없습니다: 느린 샘플이 "
+            "루프에서 하나씩 차례로 실행됩니다. `python -m loaderlab run --tune <script>`가 사용자의 작업에서 잽니다.",
     },
     "suggestion.why.unseen_no_move": {
         "en": "workers would load while your step runs, but this run had none, so what moving each batch from "

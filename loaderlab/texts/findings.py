@@ -108,14 +108,6 @@ TEXTS = {
         "ko": "모델이 병목입니다: 학습 루프가 본문에서 {consume_s:.3f}초를 썼고 배치는 {wait_s:.3f}초만 "
             "기다렸습니다(대기 비율 {share:.0%}). 데이터로더가 더 빨라져도 도움이 되지 않습니다.",
     },
-    "finding.model_bound_shared": {
-        "en": "Model-bound: the loop spent {consume_s:.3f} s in its body and waited only {wait_s:.3f} s for batches "
-            "({share:.0%} waiting). The loader keeps up, but its workers take time your step needs: fewer workers "
-            "may help (see the bottleneck).",
-        "ko": "모델이 병목입니다: 학습 루프가 본문에서 {consume_s:.3f}초를 썼고 배치는 {wait_s:.3f}초만 "
-            "기다렸습니다(대기 비율 {share:.0%}). 로더는 따라오지만 워커가 학습 단계에 필요한 시간을 빼앗으므로 "
-            "워커를 줄이면 도움이 될 수 있습니다(병목 참고).",
-    },
     "finding.model_bound_steady": {
         "en": "Model-bound once running: the loop spent {consume_s:.3f} s in its body and waited only {wait_s:.3f} s "
             "for batches ({share:.0%} waiting; first batches of epochs left out). The bottleneck says what held "

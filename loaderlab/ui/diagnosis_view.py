@@ -14,7 +14,7 @@ from typing import Any
 import streamlit as st
 
 from ..trace.diagnosis.bottleneck import CONSUMER, NONE, verdict, Verdict
-from ..trace.diagnosis.suggestions import has_sample_costs, suggest, why_none_text
+from ..trace.diagnosis.suggestions import has_sample_costs, suggest, why_none, why_none_text
 from .texts import language, t
 
 
@@ -40,7 +40,11 @@ def show_diagnosis(trace: Any, key: str, trace_id: Hashable) -> None:
     if found.kind == NONE or not can_suggest:
         return
     if found.kind == CONSUMER and not _suggestions(trace_id, trace, found):
-        return  # the step is the slow part and no change shortens it: no button that can only say so
+        # the step is the slow part and no change the model sees shortens it: no button that can only say so,
+        # but a change whose costs the trace cannot show is named, with the command that measures it
+        if why_none(found, trace).startswith("suggestion.why.unseen"):
+            st.caption(why_none_text(found, trace, lang))
+        return
     if st.button(t("diagnosis.suggest"), key=f"diagnosis_suggest_{key}", help=t("diagnosis.suggest.help")):
         with st.spinner(t("diagnosis.suggesting")):
             found_suggestions = _suggestions(trace_id, trace, found)

@@ -9,10 +9,11 @@ order, with the numbers that decided it kept as the verdict's evidence:
    most the epochs × the 90th-percentile start-up), are at least :data:`STARTUP_SHARE` of the loop's time
    (those waits + the later waits + the loop body).
 3. ``consumer``: the loop waited at most :data:`LOADER_BOUND_SHARE` of its time (the one wait share,
-   :func:`~loaderlab.trace.tables.waits.loop_wait`): the step is the slow part; the loader keeps up. Worded
-   ``consumer_shared`` where the cost model (:mod:`loaderlab.trace.diagnosis.predict`) says the workers and their hand-overs still
-   take time the step needs (``num_workers=0`` shortens each batch). But where the model says the workers
-   that keep up would shorten each batch (the body waited for a core a worker held), it is ``workers``.
+   :func:`~loaderlab.trace.tables.waits.loop_wait`): the step is the slow part; the loader keeps up, so more
+   loading power does not help. Whether fewer workers would (their hand-overs and cores given back to the
+   step) is the suggestions' to say, from the same cost model, or to name as unseen
+   (:mod:`loaderlab.trace.diagnosis.unseen`): one source, no second wording. But where the model says the
+   workers that keep up would shorten each batch (the body waited for a core a worker held), it is ``workers``.
 4. ``main_process``: ``num_workers=0`` and the loop mostly waited: fetching inside the loop dominates.
 5. ``pin_memory``: the pin thread was busy at least :data:`PIN_SHARE` of the loop's time.
 6. ``straggler``: slow samples (:func:`~loaderlab.trace.tables.slow.stragglers`) cost at least
@@ -57,7 +58,7 @@ from .steps import step_medians
 from .predict import calibrated, keeps_up, shortens_steady, STEADY_MIN, worker_limit
 from ..tables.slow import sample_fetches, slow_workers, stragglers
 from .summary import events, RunSummary, summarise
-from .unseen import in_loop_unseen, workers_unseen
+from .unseen import workers_unseen
 
 WORKERS, IPC, STARTUP, STRAGGLER, SLOW_WORKER, CONSUMER, MAIN_PROCESS, PIN_MEMORY, PREFETCH, NONE = (
     "workers", "ipc", "startup", "straggler", "slow_worker", "consumer", "main_process", "pin_memory", "prefetch",
@@ -120,22 +121,6 @@ def _ms(seconds: float) -> float:
     return seconds * 1e3 if not math.isnan(seconds) else math.nan
 
 
-def _workers_take_from_step(frame: Any, s: RunSummary) -> bool:
-    """Whether, with the step the slow part, fewer workers would still shorten each batch: they and their
-    hand-overs take the cores or the main process's time the step needs (the cost model's steady state), for
-    the changes the suggestions weigh (:func:`~loaderlab.trace.diagnosis.suggestions.candidates`)."""
-    if not s.num_workers:
-        return False
-    tried = ({s.num_workers - 1} - {0}) | ({0} if in_loop_unseen(frame, s) is None else set())
-    if not tried:
-        return False
-    c = measured_costs(frame, summary=s)
-    if not usable(c):
-        return False
-    c = calibrated(c)
-    return any(shortens_steady(c, {"num_workers": n}) for n in tried)
-
-
 def more_workers_help(frame: Any, s: RunSummary) -> bool:
     """Whether, though the loop waited at most :data:`LOADER_BOUND_SHARE` of its time, the cost model says the
     workers that keep up with the step shorten each batch by :data:`~loaderlab.trace.diagnosis.predict.STEADY_MIN`:
@@ -189,8 +174,7 @@ def verdict(frame: Any, summary: RunSummary | None = None) -> Verdict:
     if math.isnan(loop.share) or loop.share <= LOADER_BOUND_SHARE:
         if more_workers_help(frame, s):
             return _workers(frame, s, common, busy, work_ms, step_waited=True)
-        shared = _workers_take_from_step(frame, s)
-        return Verdict(CONSUMER, "consumer_shared" if shared else CONSUMER,
+        return Verdict(CONSUMER, CONSUMER,
                        {**common, "wait_ms": _ms(loop.wait_s / batches), "workers": s.num_workers,
                         "cores": cpu_count() or 0})
     if not s.num_workers:

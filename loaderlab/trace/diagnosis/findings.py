@@ -56,11 +56,6 @@ def stall_findings(frame: pd.DataFrame, found: Verdict | None = None) -> list[Fi
     return stall_checks(normal(frame), persistent) + bound_findings(frame, found)
 
 
-# The model-bound finding's wording per verdict: only a plain ``consumer`` verdict (no loader change shortens a
-# batch) says a faster loader would not help
-MODEL_BOUND_KEYS = {"consumer": "model_bound", "consumer_shared": "model_bound_shared"}
-
-
 def bound_findings(frame: pd.DataFrame, found: Verdict | None = None) -> list[Finding]:
     """The loader-bound / model-bound finding: the verdict's call (the one place it is made, with its threshold
     :data:`~loaderlab.trace.diagnosis.bottleneck.LOADER_BOUND_SHARE`), worded so as never to contradict it."""
@@ -73,7 +68,7 @@ def bound_findings(frame: pd.DataFrame, found: Verdict | None = None) -> list[Fi
         return [finding(kinds.LOADER_BOUND, "info", **numbers)]
     found = verdict(frame, s) if found is None else found
     key = ("model_bound_cores" if found.kind == WORKERS else
-           MODEL_BOUND_KEYS.get(found.key, "model_bound") if found.kind == CONSUMER else "model_bound_steady")
+           "model_bound" if found.kind == CONSUMER else "model_bound_steady")
     return [finding(kinds.MODEL_BOUND, "info", key=key, **numbers)]
 
 

@@ -139,7 +139,7 @@ def diagnosis_lines(frame, lang: str, suggestions: list | None = None, found: Ve
     from .suggestions import why_none_text
 
     found = verdict(frame) if found is None else found
-    # the tag names the wording shown below it (a kind's variant: consumer_shared, workers_contended…)
+    # the tag names the wording shown below it (a kind's variant: workers_latency, workers_contended…)
     lines = [text("report.bottleneck", lang, title=found.title(lang), wording=found.key), "  " + found.text(lang)]
     if suggestions is None:
         return lines

@@ -208,10 +208,17 @@ def has_sample_costs(frame: pd.DataFrame) -> bool:
 
 def why_none(found: Verdict, frame: pd.DataFrame) -> str:
     """The ``suggestion.why.*`` key of an empty suggestion list: ``unseen_<reason>`` where the verdict points
-    at more workers whose costs the trace cannot show (:func:`~loaderlab.trace.diagnosis.unseen.workers_unseen`)."""
+    at more workers whose costs the trace cannot show (:func:`~loaderlab.trace.diagnosis.unseen.workers_unseen`),
+    ``unseen_in_loop_<reason>`` where the step is the slow part and ``num_workers=0``'s costs are not in it
+    (:func:`~loaderlab.trace.diagnosis.unseen.in_loop_unseen`)."""
     more = _unseen_workers(found, frame)
     if more:
         return f"suggestion.why.unseen_{more[0]}"
+    summary = summarise(frame)
+    if found.kind == CONSUMER and summary.num_workers:
+        reason = in_loop_unseen(frame, summary)
+        if reason:
+            return f"suggestion.why.unseen_in_loop_{reason}"
     if found.kind in (CONSUMER, NONE):
         return f"suggestion.why.{found.kind}"
     if found.kind in (STRAGGLER, SLOW_WORKER, PREFETCH):

@@ -27,7 +27,7 @@ from loaderlab.trace.diagnosis.suggestions import candidates, Suggestion
 from tests.helpers.simulated import BATCH, simulate
 from tests.trace.diagnosis.test_predict import costs
 
-CONSUMER = Verdict("consumer", "consumer_shared", {})
+CONSUMER = Verdict("consumer", "consumer", {})
 
 
 def _proposed(run) -> list[dict]:
@@ -144,3 +144,22 @@ def test_a_loop_body_carries_its_process_cpu_clock():
         clocks = named_rows(normal(events(frame)), kind, ["cpu_ns", "process_cpu_ns"])
         assert len(clocks) == 12 and (clocks["process_cpu_ns"] >= clocks["cpu_ns"]).all()
         assert clocks["process_cpu_ns"].is_monotonic_increasing
+
+
+def test_a_step_bound_run_names_num_workers_0_where_its_costs_are_unseen():
+    """The loader keeps up; num_workers=0 might still be faster (no moves), but the trace does not say the
+    loop runs one torch thread, or slow samples would serialise: no claim either way, and the command that
+    measures it. A loop known to run one thread gets the plain words."""
+    from loaderlab.trace.diagnosis.suggestions import suggest, why_none, why_none_text
+
+    run = simulate(step_s=0.02)
+    found = verdict(run)
+    assert found.kind == "consumer" and suggest(run, found) == []
+    assert why_none(found, run) == "suggestion.why.unseen_in_loop_threads"
+    for lang in ("en", "ko"):
+        assert "num_workers=0" in why_none_text(found, run, lang) and "run --tune" in why_none_text(found, run, lang)
+    run.extra["torch_threads"] = 1
+    assert why_none(found, run) == "suggestion.why.consumer"
+    slow = simulate(step_s=0.02, slow_index=5 * BATCH + 3)
+    slow.extra["torch_threads"] = 1
+    assert why_none(found, slow) == "suggestion.why.unseen_in_loop_serial"

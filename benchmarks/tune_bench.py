@@ -3,7 +3,8 @@
 Run: ``.venv/bin/python benchmarks/tune_bench.py`` (every script in benchmarks/tune_scripts/; ``--only NAME``:
 those scripts, repeatable, a name without ``.py``; ``--quick``: one plain run of each setting and one tuned run;
 ``--burner``: everything again beside a CPU burner, a process spinning on one core for the whole pass;
-``--json FILE``: the rows as JSON; ``--tune-budget B``: passed to ``run --tune``; ``--timeout S``: per run).
+``--json FILE``: the rows as JSON; ``--tune-budget B``: passed to ``run --tune``; ``--timeout S``: per run;
+``--scripts DIR``: the scripts of another folder, fresh ones of your own that read the settings as these do).
 
 For each script:
 
@@ -245,7 +246,7 @@ def med(runs: list[dict], key: str = "loop_s") -> float | None:
 
 
 def bench_script(name: str, args: argparse.Namespace, pass_: str, tmp: str) -> Row:
-    script = os.path.join(SCRIPTS, name + ".py")
+    script = os.path.join(args.scripts, name + ".py")
     row = Row(name, pass_)
     log = lambda msg: print(f"  [{pass_}] {name}: {msg}", file=sys.stderr, flush=True)  # noqa: E731
     trace = os.path.join(tmp, f"{name}-{pass_}")
@@ -344,14 +345,14 @@ def summary(rows: list[Row]) -> str:
             f"{sum(bool(r.tune_error) for r in rows)} errors")
 
 
-def scripts(only: list[str] | None) -> list[str]:
-    names = sorted(f[:-3] for f in os.listdir(SCRIPTS) if f.endswith(".py") and not f.startswith("_"))
+def scripts(only: list[str] | None, folder: str = SCRIPTS) -> list[str]:
+    names = sorted(f[:-3] for f in os.listdir(folder) if f.endswith(".py") and not f.startswith("_"))
     if not only:
         return names
     wanted = [n[:-3] if n.endswith(".py") else n for n in only]
     unknown = [n for n in wanted if n not in names]
     if unknown:
-        raise SystemExit(f"--only: no script {', '.join(unknown)} in benchmarks/tune_scripts/; "
+        raise SystemExit(f"--only: no script {', '.join(unknown)} in {folder}; "
                          f"the scripts are: {', '.join(names)}")
     return wanted
 
@@ -369,10 +370,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--no-model", action="store_true",
                    help="skip the plain `loaderlab run` that gives the model's first pick")
     p.add_argument("--keep-traces", metavar="DIR", help="write the --tune traces there (default: a temporary folder)")
+    p.add_argument("--scripts", metavar="DIR", default=SCRIPTS,
+                   help="run the scripts of this folder instead (scripts of your own, written as tune_scripts' are)")
     args = p.parse_args(argv)
+    args.scripts = os.path.abspath(args.scripts)
     if args.runs < 1 or args.tune_runs < 1 or args.timeout <= 0:
         p.error("--runs and --tune-runs must be at least 1, --timeout above 0")
-    names = scripts(args.only)
+    if not os.path.isdir(args.scripts):
+        p.error(f"--scripts: no folder {args.scripts}")
+    names = scripts(args.only, args.scripts)
     rows: list[Row] = []
     started = time.perf_counter()
     burner = None

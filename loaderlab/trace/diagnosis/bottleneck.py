@@ -133,7 +133,7 @@ def more_workers_help(frame: Any, s: RunSummary) -> bool:
         return False
     c = calibrated(c)
     count, binds = keeps_up(c, worker_limit(c))
-    return (count > s.num_workers and workers_unseen(frame, count, s.num_workers) is None
+    return (count > s.num_workers and workers_unseen(frame, count, s.num_workers, c.computing) is None
             and shortens_steady(c, {"num_workers": count}))
 
 

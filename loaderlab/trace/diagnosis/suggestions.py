@@ -104,7 +104,7 @@ def candidates(found: Verdict, summary: RunSummary, costs: Costs | None = None,
     out: list[tuple[dict[str, Any], str]] = []
     if found.kind in (WORKERS, MAIN_PROCESS):
         count, binds = keeps_up(costs, worker_limit(costs))
-        if count != n and _more_workers_seen(frame, count, n):
+        if count != n and _more_workers_seen(frame, count, n, costs.computing):
             out.append(({"num_workers": count}, f"suggestion.note.workers_{binds}"))
     if found.kind == IPC:
         bs = costs.batch_size
@@ -122,10 +122,10 @@ def candidates(found: Verdict, summary: RunSummary, costs: Costs | None = None,
     return out
 
 
-def _more_workers_seen(frame: pd.DataFrame | None, count: int, n: int) -> bool:
+def _more_workers_seen(frame: pd.DataFrame | None, count: int, n: int, computing: bool) -> bool:
     """Whether the model sees what ``count`` workers would cost where the run had ``n`` (fewer workers take
     nothing from the step; more need a ``frame`` that says how many cores the step keeps busy)."""
-    return count < n or (frame is not None and workers_unseen(frame, count, n) is None)
+    return count < n or (frame is not None and workers_unseen(frame, count, n, computing) is None)
 
 
 def _note_args(costs: Costs, change: dict, bandwidth: dict[str, Any]) -> dict[str, Any]:
@@ -245,5 +245,5 @@ def _unseen_workers(found: Verdict, frame: pd.DataFrame) -> tuple[str, int, int]
         return None
     costs = calibrated(costs)
     count, _ = keeps_up(costs, worker_limit(costs))
-    reason = workers_unseen(frame, count, costs.num_workers) if count > costs.num_workers else None
+    reason = workers_unseen(frame, count, costs.num_workers, costs.computing) if count > costs.num_workers else None
     return (reason, costs.num_workers + 1, count) if reason else None

@@ -10,8 +10,9 @@ the costs):
                                       in the loop against 2.5 ms in a worker)
                     ``serial``        slow samples (the straggler check) would run one after another in the loop
     more workers    ``step_threads``  the step's ops ran on several threads (the main process kept
-                                      :data:`STEP_THREADS` cores or more busy while it ran) and they with the
-                                      workers would need more cores than the machine has. A parallel op waits
+                                      :data:`STEP_THREADS` cores or more busy while it ran), fetching computes,
+                                      and the threads with the workers would need more cores than the machine
+                                      has. A parallel op waits
                                       for its slowest thread, and a thread that shares a core with a worker is
                                       late: the model's cores bound prices processes sharing the cores, not that
                                       (a Hugging Face job with a 2-thread step, 0.77 ms a step alone: 1.61 ms
@@ -52,11 +53,12 @@ def in_loop_unseen(frame: Any, s: RunSummary) -> str | None:
     return "serial" if stragglers(table, sample_fetches(table)) else None
 
 
-def workers_unseen(frame: Any, count: int, recorded: int) -> str | None:
+def workers_unseen(frame: Any, count: int, recorded: int, computing: bool = True) -> str | None:
     """Why the model cannot see what ``count`` workers would cost where the run had ``recorded`` (module
-    docstring), None where it can."""
+    docstring), None where it can; ``computing``: fetching computes (workers that wait, on a store's round
+    trip say, leave the step's threads their cores)."""
     busy = step_cores(frame)
-    if busy >= STEP_THREADS and math.ceil(busy - 0.05) + count > (cpu_count() or 1):
+    if computing and busy >= STEP_THREADS and math.ceil(busy - 0.05) + count > (cpu_count() or 1):
         return "step_threads"
     if not recorded:
         return "no_move"

@@ -76,8 +76,8 @@ WORKERS_BOUND = Verdict("workers", "workers_cpu", {})
 
 
 def _more_workers(run) -> list[dict]:
-    # the run's 3 workers fetching 64 ms a batch (waiting) against a 2 ms step: more workers keep up
-    slow = costs(num_workers=3, fetch_s=0.064, computing=False)
+    # the run's 3 workers computing 64 ms a batch against a 2 ms step, cores to spare: more workers keep up
+    slow = costs(num_workers=3, fetch_s=0.064, computing=True, cores=16)
     return [c for c, _ in candidates(WORKERS_BOUND, summarise(run), slow, run) if c.get("num_workers", 0) > 3]
 
 

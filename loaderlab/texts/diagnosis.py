@@ -163,6 +163,18 @@ TEXTS = {
         "ko": "메모리 고정 스레드가 느린 부분입니다: 배치당 {pin_ms:.2f} ms, 루프 시간의 {pin_share:.0%}를 "
             "썼고, 학습 루프는 시간의 {share:.0%}를 기다렸습니다. pin_memory=False로 두면 건너뜁니다.",
     },
+    "verdict.none_tuned": {
+        "en": plural("batches",
+                     one="Too short to say: {batches} batch traced (a verdict needs at least {min_batches}). run "
+                         "--tune served the job's other batches in its timed slices, which are not traced: run the "
+                         "job without --tune to record it whole.",
+                     other="Too short to say: {batches} batches traced (a verdict needs at least {min_batches}). "
+                           "run --tune served the job's other batches in its timed slices, which are not traced: "
+                           "run the job without --tune to record it whole."),
+        "ko": "판단하기에 너무 짧습니다: 기록된 배치 {batches}개(판단하려면 최소 {min_batches}개 필요). run --tune이 "
+              "나머지 배치를 측정 구간에서 제공했고 그 구간은 기록되지 않습니다: 작업 전체를 기록하려면 --tune 없이 "
+              "실행하세요.",
+    },
     "verdict.none": {
         "en": plural("batches",
                      one="Too short to say: {batches} batch in {wall_s:.3f} s (a verdict needs at least "

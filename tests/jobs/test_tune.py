@@ -85,7 +85,7 @@ def test_tune_leaves_the_jobs_batches_identical(tmp_path, setup):
 
 @pytest.mark.slow
 def test_a_share_of_each_epoch_tunes_on_in_the_next_epoch_with_the_same_batches(tmp_path):
-    """A share budget too small for one epoch's turns pauses (the measured leader serves the epoch on) and goes
+    """A share budget too small for one epoch's turns pauses (the job's own setting serves the epoch on) and goes
     on in the next epoch's share: the job still sees its very batches, and more than one epoch's share is used."""
     script = write(tmp_path, "tune_share.py", SCRIPT.format(setup=SETUPS["global_rng"]))
     plain = run(tmp_path, "-o", "plain", script.name, "plain.json")

@@ -43,3 +43,31 @@ def test_a_slow_slice_ends_at_twice_its_planned_length_once_it_has_a_rate():
     plan.make(0.015625, 32.0, 1000, ("seconds", 4.6875), 4.6875)  # slices of 0.3125 s
     assert plan.too_long(3, 6, 0.63) and not plan.too_long(3, 5, 0.63) and not plan.too_long(3, 6, 0.62)
 
+
+
+class _Measured:
+    """A candidate as the pause sees it: its record's slices (samples over seconds, never a warm one)."""
+
+    def __init__(self, *rates: float) -> None:
+        self.slices = [{"round": r, "samples": rate, "seconds": 1.0, "warm": False} for r, rate in enumerate(rates)]
+
+    def record(self) -> dict:
+        return {"slices": self.slices}
+
+
+def test_a_pause_is_served_by_the_jobs_own_setting_unless_a_candidate_was_measured_faster():
+    """Beside a CPU burner the job's own slice was cut short unmeasured and num_workers=0 measured 41 samples/s:
+    the pause (the rest of each epoch) once went to that setting, 154 s against 35 s for the plain job."""
+    import torch
+
+    from loaderlab.jobs.tuner import Tuner
+
+    tuner = Tuner(torch.utils.data.DataLoader(list(range(64)), batch_size=8, num_workers=2), "loader",
+                  ("share", 0.1))
+    assert tuner.settings[0] == tuner.own
+    tuner.cands = {0: _Measured(), 1: _Measured(41.0, 40.0)}  # only a worse setting measured
+    assert tuner._pause_setting() == 0
+    tuner.cands = {0: _Measured(250.0, 260.0), 1: _Measured(41.0), 2: _Measured(300.0, 310.0)}
+    assert tuner._pause_setting() == 2  # measured faster than the job's own
+    tuner.cands = {0: _Measured(250.0), 1: _Measured(200.0)}
+    assert tuner._pause_setting() == 0

@@ -162,7 +162,10 @@ def verdict(frame: Any, summary: RunSummary | None = None) -> Verdict:
               "step_ms": _ms(step_medians(frame)[0]), "step_wall_ms": _ms(s.stage("step").p50_s),
               "batches": s.batches, "wall_s": s.wall_s}
     if s.batches < MIN_BATCHES or total <= 0:
-        return Verdict(NONE, NONE, {"batches": s.batches, "min_batches": MIN_BATCHES, "wall_s": s.wall_s})
+        # run --tune's timed slices go untraced: a short job can be all slices, which is no short run
+        tuned = bool(((getattr(frame, "attrs", None) or {}).get("tuning") or {}).get("candidates"))
+        return Verdict(NONE, "none_tuned" if tuned else NONE,
+                       {"batches": s.batches, "min_batches": MIN_BATCHES, "wall_s": s.wall_s})
     started = s.stage("startup")  # the first waits, as far as worker start-up explains them
     startup_s = min(loop.first_wait_s, s.epochs * started.p90_s) if started.count else 0.0
     if s.num_workers and startup_s >= STARTUP_SHARE * total:

@@ -99,3 +99,17 @@ def test_workers_that_waited_for_a_core_are_told_the_run_got_too_few(traces):
     assert found.key == "workers_contended", found.text()
     assert found.evidence["got"] < found.evidence["cores"] - 0.5
     assert f"only {found.evidence['got']:.1f} of this machine's" in found.text()
+
+
+def test_a_job_whose_batches_run_tune_served_says_so_not_that_it_was_short():
+    """A 4-epoch job under run --tune can be all timed slices (untraced): its few traced batches are not a
+    short run, and the words say how to get a verdict."""
+    import loaderlab
+    import torch
+
+    frame = loaderlab.record(torch.utils.data.DataLoader(Tiny(16), batch_size=8), epochs=1)
+    assert (verdict(frame).kind, verdict(frame).key) == ("none", "none")
+    frame.attrs["tuning"] = {"candidates": [{"setting": {"num_workers": 0}, "slices": []}]}
+    found = verdict(frame)
+    assert (found.kind, found.key) == ("none", "none_tuned")
+    assert "run the job without --tune to record it whole" in found.text("en") and "--tune 없이" in found.text("ko")

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import sys
 import time
-from statistics import median
 from typing import Any, Iterator
 
 import torch
@@ -31,12 +30,11 @@ from ..trace.diagnosis.tuning import MIN_ROUNDS, rates, setting_text, tuning_cho
 from ..engine.cores import cpu_count
 from .candidates import Setting, candidates, own_setting
 from .loader_only import measure_loader_only, StepCost, variants
-from .tune_plan import FIRST_SLICE, SlicePlan
+from .tune_plan import decided, FIRST_SLICE, laggards, pause_setting, SlicePlan
 from .tune_slices import Candidate, count, Slice
 
 ROUNDS = 5  # measured slices per candidate before tuning ends on its own
 SHARE_EPOCHS = 4  # a share budget's tuning spans at most this many epochs (their batches go untraced)
-DROP_BELOW = 0.8  # a candidate whose best slice is under this share of the leader's median is dropped
 IN_JOB_SHARE = 0.75  # of the budget; the rest measures batch_size and in_order on the loader alone
 
 
@@ -158,25 +156,16 @@ class Tuner:
         return items
 
     def _start_pause(self, indices: Iterator, now: float) -> None:
-        """A slice outside the tuning (this epoch's share is spent): the job's own setting serves the epoch on,
-        untimed, a few slices' worth at a time, until the next epoch's share resumes the turns; a candidate
-        does only where it was measured faster than the job's own. (The measured leader alone once served a
-        job beside a CPU burner with the one setting measured so far, num_workers=0 at 41 samples/s, its own
-        slice cut short unmeasured: 154 s against 35 s for the plain job.)"""
-        leader = self._pause_setting()
+        """A slice outside the tuning (this epoch's share is spent): the job's own setting, or one measured
+        faster (:func:`.tune_plan.pause_setting`), serves the epoch on, untimed, a few slices' worth at a time,
+        until the next epoch's share resumes the turns."""
+        leader = pause_setting({i: self.cands[i].record() for i in self.order if i in self.cands})
         if leader not in self.cands:
             self.cands[leader] = Candidate(self.loader, self.settings[leader])
         items = self._take(4 * (self.plan.slice_batches or FIRST_SLICE), indices)
         self.slice = Slice(leader, items, now, self.round)
         self.slice.pause = True
         self.cands[leader].start(items, timed=False)
-
-    def _pause_setting(self) -> int:
-        """The setting that serves a pause: the fastest measured, if it was measured faster than the job's
-        own (index 0), else the job's own."""
-        measured = {i: median(r) for i in self.order if i in self.cands and (r := rates(self.cands[i].record()))}
-        best = max(measured, key=measured.get) if measured else 0
-        return best if 0 in measured and measured[best] > measured[0] else 0
 
     def _end_pause(self) -> None:
         self.slice = None
@@ -230,25 +219,13 @@ class Tuner:
         self.skipped = [i for i in self.order if i not in tried]
         self.order = [i for i in self.order if i in tried]
 
-    def _decided(self) -> bool:
-        """Every setting left has the rounds a choice needs (``MIN_ROUNDS``): a later epoch's share is not spent
-        on more (its batches would go untraced), as it would be for ``ROUNDS`` within one budget."""
-        return all(i in self.cands and len(rates(self.cands[i].record())) >= MIN_ROUNDS for i in self.order)
-
     def _drop_laggards(self) -> None:
         if self.round < MIN_ROUNDS:
             return
-        medians = {i: median(r) for i in self.order
-                   if i in self.cands and len(r := rates(self.cands[i].record())) >= MIN_ROUNDS}
-        if not medians:
-            return
-        lead = max(medians.values())
-        for i in list(self.order):
-            r = rates(self.cands[i].record()) if i in self.cands else []
-            if i != 0 and len(r) >= MIN_ROUNDS and max(r) < DROP_BELOW * lead:
-                self.order.remove(i)
-                self.cands[i].active = False
-                self.cands[i].close()  # its workers go now: they would only hold memory
+        for i in laggards({i: self.cands[i].record() for i in self.order if i in self.cands}):
+            self.order.remove(i)
+            self.cands[i].active = False
+            self.cands[i].close()  # its workers go now: they would only hold memory
 
     def _finish(self, why: str) -> None:
         self.done, self.stopped = True, why
@@ -266,7 +243,8 @@ class Tuner:
     def end_epoch(self, now: float) -> None:
         """The job's epoch ended: a slice cut short still counts (a short slice gives no rate)."""
         self.pushback = []  # the old epoch's: the new one draws its own
-        if self.paused and (self.shares >= SHARE_EPOCHS or self._decided()):
+        if self.paused and (self.shares >= SHARE_EPOCHS or decided(
+                {i: self.cands[i].record() if i in self.cands else {} for i in self.order})):
             self._finish("budget")  # the epochs after it are traced with the measured best
         elif self.paused:  # the new epoch's share: the turns go on where they stopped
             self.paused, self.shares = False, self.shares + 1

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from loaderlab.jobs.candidates import Setting
-from loaderlab.jobs.tune_plan import min_batches, SLICE_S, SlicePlan
+from loaderlab.jobs.tune_plan import decided, laggards, min_batches, pause_setting, SLICE_S, SlicePlan
 
 OWN = Setting(2, 2, False)
 SETTINGS = [OWN, Setting(0, None, False), Setting(1, 2, False), Setting(4, 2, False), Setting(2, 4, False)]
@@ -45,29 +45,28 @@ def test_a_slow_slice_ends_at_twice_its_planned_length_once_it_has_a_rate():
 
 
 
-class _Measured:
-    """A candidate as the pause sees it: its record's slices (samples over seconds, never a warm one)."""
-
-    def __init__(self, *rates: float) -> None:
-        self.slices = [{"round": r, "samples": rate, "seconds": 1.0, "warm": False} for r, rate in enumerate(rates)]
-
-    def record(self) -> dict:
-        return {"slices": self.slices}
+def _measured(*rates: float) -> dict:
+    """A candidate's record as the tuning reads it: its slices (samples over seconds, never a warm one)."""
+    return {"slices": [{"round": r, "samples": rate, "seconds": 1.0, "warm": False} for r, rate in enumerate(rates)]}
 
 
 def test_a_pause_is_served_by_the_jobs_own_setting_unless_a_candidate_was_measured_faster():
     """Beside a CPU burner the job's own slice was cut short unmeasured and num_workers=0 measured 41 samples/s:
     the pause (the rest of each epoch) once went to that setting, 154 s against 35 s for the plain job."""
-    import torch
+    assert pause_setting({0: _measured(), 1: _measured(41.0, 40.0)}) == 0  # only a worse setting measured
+    assert pause_setting({0: _measured(250.0, 260.0), 1: _measured(41.0), 2: _measured(300.0, 310.0)}) == 2
+    assert pause_setting({0: _measured(250.0), 1: _measured(200.0)}) == 0
+    assert pause_setting({}) == 0
 
-    from loaderlab.jobs.tuner import Tuner
 
-    tuner = Tuner(torch.utils.data.DataLoader(list(range(64)), batch_size=8, num_workers=2), "loader",
-                  ("share", 0.1))
-    assert tuner.settings[0] == tuner.own
-    tuner.cands = {0: _Measured(), 1: _Measured(41.0, 40.0)}  # only a worse setting measured
-    assert tuner._pause_setting() == 0
-    tuner.cands = {0: _Measured(250.0, 260.0), 1: _Measured(41.0), 2: _Measured(300.0, 310.0)}
-    assert tuner._pause_setting() == 2  # measured faster than the job's own
-    tuner.cands = {0: _Measured(250.0), 1: _Measured(200.0)}
-    assert tuner._pause_setting() == 0
+def test_a_candidate_far_behind_the_leader_is_dropped_never_the_jobs_own():
+    records = {0: _measured(100.0, 110.0), 1: _measured(300.0, 320.0), 2: _measured(240.0, 260.0),
+               3: _measured(50.0)}  # one round: not judged yet
+    assert laggards(records, 0.8) == [] and laggards(records, 0.9) == [2]  # its best, 260, under 0.9 x 310
+    assert laggards({0: _measured(10.0, 11.0), 1: _measured(300.0, 320.0)}, 0.8) == []  # the job's own stays
+
+
+def test_tuning_is_decided_once_every_setting_left_has_two_rounds():
+    assert decided({0: _measured(100.0, 110.0), 1: _measured(300.0, 320.0)})
+    assert not decided({0: _measured(100.0, 110.0), 1: _measured(300.0)})
+    assert not decided({0: _measured(100.0, 110.0), 2: {}})  # a setting that has not run yet

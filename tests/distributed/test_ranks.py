@@ -41,7 +41,8 @@ def gone(pid: int) -> bool:
 
 
 def leftovers() -> set[str]:
-    return set(glob.glob(os.path.join(tempfile.gettempdir(), "loaderlab-ranks-*")))
+    """This process's rank folders (a test file run beside this one, by another pytest worker, makes its own)."""
+    return set(glob.glob(os.path.join(tempfile.gettempdir(), f"loaderlab-ranks-{os.getpid()}-*")))
 
 
 @pytest.fixture

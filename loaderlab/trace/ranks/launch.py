@@ -188,7 +188,8 @@ def record_ranks(factory: Callable[[int, int], Any], world_size: int, epochs: in
     # No store (and no thread) in the parent: a thread busy in C++ while the parent forks can leave a
     # lock held in the child for good. Rank 0 hosts the store and sends its port through this pipe.
     ports = multiprocessing.get_context(start_method).Queue()
-    folder = tempfile.mkdtemp(prefix="loaderlab-ranks-")
+    # the launching process's id in the name: whoever checks for folders left behind can tell its own
+    folder = tempfile.mkdtemp(prefix=f"loaderlab-ranks-{os.getpid()}-")
     context = None
     try:
         job = RankJob(factory, world_size, ports, folder, epochs, max_batches, set_epoch, consumer,

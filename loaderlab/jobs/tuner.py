@@ -159,7 +159,7 @@ class Tuner:
         """A slice outside the tuning (this epoch's share is spent): the job's own setting, or one measured
         faster (:func:`.tune_plan.pause_setting`), serves the epoch on, untimed, a few slices' worth at a time,
         until the next epoch's share resumes the turns."""
-        leader = pause_setting({i: self.cands[i].record() for i in self.order if i in self.cands})
+        leader = pause_setting(self._records())
         if leader not in self.cands:
             self.cands[leader] = Candidate(self.loader, self.settings[leader])
         items = self._take(4 * (self.plan.slice_batches or FIRST_SLICE), indices)
@@ -219,10 +219,14 @@ class Tuner:
         self.skipped = [i for i in self.order if i not in tried]
         self.order = [i for i in self.order if i in tried]
 
+    def _records(self) -> dict[int, dict[str, Any]]:
+        """The records of the settings still tried, by index (``{}`` for one that has not run yet)."""
+        return {i: self.cands[i].record() if i in self.cands else {} for i in self.order}
+
     def _drop_laggards(self) -> None:
         if self.round < MIN_ROUNDS:
             return
-        for i in laggards({i: self.cands[i].record() for i in self.order if i in self.cands}):
+        for i in laggards(self._records()):
             self.order.remove(i)
             self.cands[i].active = False
             self.cands[i].close()  # its workers go now: they would only hold memory
@@ -243,8 +247,7 @@ class Tuner:
     def end_epoch(self, now: float) -> None:
         """The job's epoch ended: a slice cut short still counts (a short slice gives no rate)."""
         self.pushback = []  # the old epoch's: the new one draws its own
-        if self.paused and (self.shares >= SHARE_EPOCHS or decided(
-                {i: self.cands[i].record() if i in self.cands else {} for i in self.order})):
+        if self.paused and (self.shares >= SHARE_EPOCHS or decided(self._records())):
             self._finish("budget")  # the epochs after it are traced with the measured best
         elif self.paused:  # the new epoch's share: the turns go on where they stopped
             self.paused, self.shares = False, self.shares + 1

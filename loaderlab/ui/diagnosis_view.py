@@ -14,7 +14,7 @@ from typing import Any
 import streamlit as st
 
 from ..trace.diagnosis.bottleneck import CONSUMER, NONE, verdict, Verdict
-from ..trace.diagnosis.suggestions import has_sample_costs, suggest, why_none, why_none_text
+from ..trace.diagnosis.suggestions import has_sample_costs, suggest, why_none_said, why_none_text
 from .texts import language, t
 
 
@@ -42,8 +42,9 @@ def show_diagnosis(trace: Any, key: str, trace_id: Hashable) -> None:
     if found.kind == CONSUMER and not _suggestions(trace_id, trace, found):
         # the step is the slow part and no change the model sees shortens it: no button that can only say so,
         # but a change whose costs the trace cannot show is named, with the command that measures it
-        if why_none(found, trace).startswith("suggestion.why.unseen"):
-            st.caption(why_none_text(found, trace, lang))
+        why, said = why_none_said(found, trace, lang)
+        if why.startswith("suggestion.why.unseen"):
+            st.caption(said)
         return
     if st.button(t("diagnosis.suggest"), key=f"diagnosis_suggest_{key}", help=t("diagnosis.suggest.help")):
         with st.spinner(t("diagnosis.suggesting")):

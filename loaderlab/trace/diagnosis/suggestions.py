@@ -211,27 +211,37 @@ def why_none(found: Verdict, frame: pd.DataFrame) -> str:
     at more workers whose costs the trace cannot show (:func:`~loaderlab.trace.diagnosis.unseen.workers_unseen`),
     ``unseen_in_loop_<reason>`` where the step is the slow part and ``num_workers=0``'s costs are not in it
     (:func:`~loaderlab.trace.diagnosis.unseen.in_loop_unseen`)."""
+    return _why(found, frame)[0]
+
+
+def why_none_said(found: Verdict, frame: pd.DataFrame, lang: str = "en") -> tuple[str, str]:
+    """Why the suggestion list is empty: its ``suggestion.why.*`` key (:func:`why_none`) and its words
+    (``suggestion.none``; where more workers' costs are unseen, with the range ``run --tune`` would measure),
+    worked out once."""
+    key, more = _why(found, frame)
+    low, high = (more[1], more[2]) if more else (0, 0)
+    return key, text("suggestion.none", lang, why=text(key, lang, low=low, high=high))
+
+
+def why_none_text(found: Verdict, frame: pd.DataFrame, lang: str = "en") -> str:
+    """The words of :func:`why_none_said`."""
+    return why_none_said(found, frame, lang)[1]
+
+
+def _why(found: Verdict, frame: pd.DataFrame) -> tuple[str, tuple[str, int, int] | None]:
     more = _unseen_workers(found, frame)
     if more:
-        return f"suggestion.why.unseen_{more[0]}"
+        return f"suggestion.why.unseen_{more[0]}", more
     summary = summarise(frame)
     if found.kind == CONSUMER and summary.num_workers:
         reason = in_loop_unseen(frame, summary)
         if reason:
-            return f"suggestion.why.unseen_in_loop_{reason}"
+            return f"suggestion.why.unseen_in_loop_{reason}", None
     if found.kind in (CONSUMER, NONE):
-        return f"suggestion.why.{found.kind}"
+        return f"suggestion.why.{found.kind}", None
     if found.kind in (STRAGGLER, SLOW_WORKER, PREFETCH):
-        return f"suggestion.why.unmodelled_{found.kind}"
-    return "suggestion.why.no_costs" if not usable(measured_costs(frame)) else "suggestion.why.no_gain"
-
-
-def why_none_text(found: Verdict, frame: pd.DataFrame, lang: str = "en") -> str:
-    """Why the suggestion list is empty, in words (``suggestion.none``): where more workers' costs are unseen,
-    the range ``run --tune`` would measure."""
-    more = _unseen_workers(found, frame)
-    low, high = (more[1], more[2]) if more else (0, 0)
-    return text("suggestion.none", lang, why=text(why_none(found, frame), lang, low=low, high=high))
+        return f"suggestion.why.unmodelled_{found.kind}", None
+    return ("suggestion.why.no_costs" if not usable(measured_costs(frame)) else "suggestion.why.no_gain"), None
 
 
 def _unseen_workers(found: Verdict, frame: pd.DataFrame) -> tuple[str, int, int] | None:

@@ -2,7 +2,7 @@
 say one of them: :func:`text` (a key with its parameters) and :func:`render` (a finding's key with its evidence).
 
 Twin of nothing in torch. The table is the union of :mod:`.findings` (``finding.*``, ``part.*``, ``where.*``,
-``severity.*``), :mod:`.diagnosis` (``verdict.*``, ``replay.*``), :mod:`.suggestions` (``suggestion.*``) and :mod:`.report`
+``severity.*``), :mod:`.diagnosis` (``verdict.*``, ``replay.*``), :mod:`.suggestions` (``suggestion.*``), :mod:`.threads` (``finding.busy_wait*``) and :mod:`.report`
 (``report.*``, ``rank.*``); a key is defined once. Entries follow :mod:`loaderlab.texts.wording` (both languages, the same
 placeholders, plural forms where English needs them; checked at import). The dashboard's page words
 (:mod:`loaderlab.ui.texts`) look these up too. Knows nothing of streamlit, plotly or how findings are found.
@@ -17,11 +17,13 @@ from .findings import TEXTS as FINDING_TEXTS
 from .imbalance import TEXTS as IMBALANCE_TEXTS
 from .report import TEXTS as REPORT_TEXTS
 from .suggestions import TEXTS as SUGGESTION_TEXTS
+from .threads import TEXTS as THREAD_TEXTS
 from .tuning import TEXTS as TUNING_TEXTS
 from .wording import by_language, check, lookup
 
 WORDS: dict = {}
-for _part in (FINDING_TEXTS, IMBALANCE_TEXTS, DIAGNOSIS_TEXTS, SUGGESTION_TEXTS, REPORT_TEXTS, TUNING_TEXTS):
+for _part in (FINDING_TEXTS, IMBALANCE_TEXTS, DIAGNOSIS_TEXTS, SUGGESTION_TEXTS, REPORT_TEXTS, TUNING_TEXTS,
+              THREAD_TEXTS):
     if WORDS.keys() & _part.keys():
         raise KeyError(f"text keys defined twice: {sorted(WORDS.keys() & _part.keys())}")
     WORDS.update(_part)

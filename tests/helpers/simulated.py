@@ -18,13 +18,16 @@ SLOW_S = 0.3  # a slow sample that costs the loop more than half its wait: the s
 
 
 def simulate(pause_at: float | None = None, slow_index: int | None = None, step_s: float = STEP_S,
-             waited_s: float = 0.0, slow_waited: bool = False, step_cores: float | None = 1.0) -> Run:
+             waited_s: float = 0.0, slow_waited: bool = False, step_cores: float | None = 1.0,
+             wait_cores: float | None = None) -> Run:
     """The events of one epoch; ``pause_at``: the machine pauses for PAUSE_S there; ``slow_index``: that sample
     takes SLOW_S more; each loop body takes ``step_s`` on the clock, ``waited_s`` of it waiting for a core (its
     run-queue clock, as a recording's ``consumer_begin``/``consumer_end`` carry it); ``slow_waited``: the slow
     sample's worker spent its SLOW_S waiting for a core (its batch's ``collate_end`` says so); ``step_cores``: the
     cores the main process kept busy during each body's own time (its process CPU clock; None: no clock, as
-    traces before it was kept)."""
+    traces before it was kept); ``wait_cores``: the cores the main process's other threads kept busy while the
+    loop waited between bodies (the loop's thread clock is then written too; None: it is not, as a trace whose
+    waits cannot be told apart)."""
     out: list[ev.Event] = []
 
     def at(v: float) -> int:  # the machine's clock: after a pause every reading is PAUSE_S later
@@ -35,6 +38,14 @@ def simulate(pause_at: float | None = None, slow_index: int | None = None, step_
 
     def cpu(bodies: int) -> int:  # the process CPU clock after that many bodies
         return -1 if step_cores is None else int(bodies * (step_s - waited_s) * step_cores * 1e9)
+
+    spun = [0.0]  # the other threads' CPU seconds so far, while the loop waited
+
+    def clocks(bodies: int) -> dict:
+        own = bodies * (step_s - waited_s)  # the loop's thread: its bodies' own time, on one core
+        if wait_cores is None:
+            return {"arg3": cpu(bodies)}
+        return {"arg2": int(own * 1e9), "arg3": cpu(bodies) + int(spun[0] * 1e9)}
 
     cap = 2 * WORKERS
     emit(ev.EPOCH_BEGIN, 0.0, MAIN, -1)
@@ -65,9 +76,11 @@ def simulate(pause_at: float | None = None, slow_index: int | None = None, step_
         got[b] = max(t + 0.0001, main_free)
         emit(ev.RESULT_GET, got[b], MAIN, -1, b, queue="result_queue", nbytes=1024)
         emit(ev.BATCH_YIELD, got[b], MAIN, -1, b, arg0=b)
-        emit(ev.CONSUMER_BEGIN, got[b], MAIN, -1, b, arg0=int(b * waited_s * 1e9), arg3=cpu(b))
+        if b and wait_cores is not None:
+            spun[0] += (got[b] - main_free) * wait_cores
+        emit(ev.CONSUMER_BEGIN, got[b], MAIN, -1, b, arg0=int(b * waited_s * 1e9), **clocks(b))
         main_free = got[b] + step_s
-        emit(ev.CONSUMER_END, main_free, MAIN, -1, b, arg0=int((b + 1) * waited_s * 1e9), arg3=cpu(b + 1))
+        emit(ev.CONSUMER_END, main_free, MAIN, -1, b, arg0=int((b + 1) * waited_s * 1e9), **clocks(b + 1))
     emit(ev.EPOCH_END, main_free, MAIN, -1)
     for w in range(WORKERS):
         emit(ev.WORKER_EXIT, main_free + 0.001, MAIN + 1 + w, w)

@@ -20,6 +20,7 @@ LOADER_BOUND = "loader_bound"  # the verdict: the loop mostly waited for batches
 MODEL_BOUND = "model_bound"  # the verdict: the loop mostly ran its body
 ERROR = "error"  # a failure anywhere (an ``error`` event)
 MACHINE_STALL = "machine_stall"  # every process of the run made no progress at once: the machine paused
+BUSY_WAIT = "busy_wait"  # the loop's process kept cores busy while its workers made the batches
 # Memory (:mod:`loaderlab.trace.tables.memory`).
 COPY_ON_ACCESS = "copy_on_access"  # a forked worker's private memory grew as it touched the dataset
 SHM_NEARLY_FULL = "shm_nearly_full"  # /dev/shm close to full
@@ -42,7 +43,7 @@ UNSEEN_SAMPLES = "unseen_samples"  # most of the dataset never drawn in an epoch
 FINDING_KINDS = (
     STRAGGLER, SLOW_WORKER, HEAD_OF_LINE, STALLED_WORKER, WORKER_VANISHED, SLOW_FIRST_BATCH, LOADER_BOUND,
     MODEL_BOUND, ERROR, COPY_ON_ACCESS, SHM_NEARLY_FULL, ITERABLE_DUPLICATES, SAME_ORDER, IDENTICAL_RNG,
-    CLASS_IMBALANCE, SHARE_DRIFT, REPEATED_SAMPLES, PADDING_WASTE, MACHINE_STALL,
+    CLASS_IMBALANCE, SHARE_DRIFT, REPEATED_SAMPLES, PADDING_WASTE, MACHINE_STALL, BUSY_WAIT,
     SAMPLER_SHARE_OFF, MINORITY_MISSING, CLASS_WEIGHTS_PER_SAMPLE, DRAWS_WITHOUT_REPLACEMENT, UNSEEN_SAMPLES,
 )
 

@@ -32,6 +32,7 @@ from ..tables.memory import memory_checks
 from ..tables.orders import epoch_orders
 from ..tables.stalls import stall_checks
 from ...engine import events as ev
+from .busy_wait import busy_wait_findings
 from .bottleneck import CONSUMER, LOADER_BOUND_SHARE, verdict, Verdict, WORKERS
 from .summary import summarise
 from .sampling_checks import with_sampling
@@ -53,7 +54,7 @@ def stall_findings(frame: pd.DataFrame, found: Verdict | None = None) -> list[Fi
     (severity info) derived from the verdict (``found``, worked out when not given). See
     :mod:`loaderlab.trace.tables.stalls` and :mod:`loaderlab.trace.tables.slow`."""
     persistent = bool(settings(frame).get("persistent_workers"))
-    return stall_checks(normal(frame), persistent) + bound_findings(frame, found)
+    return stall_checks(normal(frame), persistent) + bound_findings(frame, found) + busy_wait_findings(frame)
 
 
 def bound_findings(frame: pd.DataFrame, found: Verdict | None = None) -> list[Finding]:

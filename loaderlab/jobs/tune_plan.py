@@ -37,6 +37,7 @@ class SlicePlan:
         self.most_batches: int | None = None  # a slice's most batches: every setting gets two slices an epoch
         self.epoch_samples: int | None = None  # samples in one of the job's epochs (None: its length is unknown)
         self.per_batch = 0.0  # the job's own first slice's seconds a batch, steps included
+        self.busy = False  # the loop's other threads kept cores busy while its own first slice's workers worked
 
     def length(self, who: int, batch_s: float | None) -> int:
         """Batches for setting ``who``'s next slice (``batch_s``: its measured time per batch, if any): the
@@ -91,11 +92,13 @@ class SlicePlan:
 
     def priority(self, i: int) -> tuple[int, int]:
         """A guess of which settings to try first when the budget is short: the job's own, as many workers as
-        cores, none, twice the cores, then the rest (it only orders the trying; every number is measured)."""
+        cores, none, twice the cores, then the rest; none first where the loop's threads kept cores busy while
+        it waited for the job's own workers (:attr:`busy`: they spin where a worker needs the core, and without
+        workers nothing shares it with them). It only orders the trying; every number is measured."""
         if i == 0:
             return (0, 0)
         s = self.settings[i]
-        guesses = [self.cores, 0, 2 * self.cores]
+        guesses = [0, self.cores, 2 * self.cores] if self.busy else [self.cores, 0, 2 * self.cores]
         rank = guesses.index(s.num_workers) if s.num_workers in guesses else len(guesses)
         deeper = s.prefetch_factor not in (None, self.own.prefetch_factor or 2)
         return (1 + rank + int(deeper), i)

@@ -8,6 +8,7 @@ user's random streams. Knows nothing of which candidate runs when (:mod:`.tuner`
 
 from __future__ import annotations
 
+import time
 import warnings
 from statistics import median
 from typing import Any, Iterator
@@ -107,6 +108,24 @@ class Slice:
         self.handed = 0
         self.warm = False  # it started its setting's workers
         self.pause = False  # served outside the tuning (the epoch's share spent): never timed
+        self.wait_s = 0.0  # the loop's waits for its batches past the first (a start's set-up is in that one)
+        self.busy_s = 0.0  # its process's other threads' CPU in those waits (torch's threads spinning)
+
+    def waited(self, before: tuple[float, int, int]) -> None:
+        """A wait for a batch ended (``before``: :func:`clocks` as it began): past the slice's first, its wall
+        time and the CPU time the process spent beyond the loop's own thread (see
+        :mod:`loaderlab.trace.diagnosis.busy_wait`)."""
+        if self.handed:
+            at, process, own = before
+            self.wait_s += time.perf_counter() - at
+            self.busy_s += max(0, (time.process_time_ns() - process) - (time.thread_time_ns() - own)) / 1e9
+
+    def entry(self, steady: tuple[int, float] | None, now: float) -> dict[str, Any]:
+        """The slice as its candidate's record keeps it (:mod:`loaderlab.trace.diagnosis.tuning`)."""
+        return {"round": self.round, "samples": steady[0] if steady else 0,
+                "seconds": round(steady[1], 6) if steady else 0.0, "warm": self.warm, "batches": len(self.items),
+                "all_samples": self.samples(0), "elapsed_s": round(now - self.started, 6),
+                "wait_s": round(self.wait_s, 6), "busy_s": round(self.busy_s, 6)}
 
     def samples(self, lo: int, hi: int | None = None) -> int:
         return sum(count(b) for b in self.items[lo:hi])
@@ -124,6 +143,11 @@ class Slice:
         if hi - lo < 2 or len(self.receipts) <= hi or self.receipts[hi] <= self.receipts[lo]:
             return None
         return self.samples(lo, hi), self.receipts[hi] - self.receipts[lo]
+
+
+def clocks() -> tuple[float, int, int]:
+    """The wall clock, the process's CPU clock and the loop's thread's, as a wait for a batch begins."""
+    return time.perf_counter(), time.process_time_ns(), time.thread_time_ns()
 
 
 def count(indices: Any) -> int:

@@ -26,12 +26,13 @@ from typing import Any, Iterator
 import torch
 import torch.utils.data
 
+from ..trace.diagnosis.tuning_noise import BUSY_CORES, busy_cores
 from ..trace.diagnosis.tuning import MIN_ROUNDS, rates, setting_text, tuning_choice
 from ..engine.cores import cpu_count
 from .candidates import Setting, candidates, own_setting
 from .loader_only import measure_loader_only, StepCost, variants
 from .tune_plan import decided, FIRST_SLICE, laggards, pause_setting, SlicePlan
-from .tune_slices import Candidate, count, Slice
+from .tune_slices import Candidate, clocks, count, Slice
 
 ROUNDS = 5  # measured slices per candidate before tuning ends on its own
 SHARE_EPOCHS = 4  # a share budget's tuning spans at most this many epochs (their batches go untraced)
@@ -99,9 +100,10 @@ class Tuner:
                 self._start_pause(indices, now)
             elif self.slice is None:
                 self._start_slice(indices, now)
-            s = self.slice
+            s, before = self.slice, clocks()
             batch = next(self.cands[s.who].iterator)
             s.receipts.append(time.perf_counter())
+            s.waited(before)
         except StopIteration:
             raise
         except Exception as exc:  # noqa: BLE001 - a tried setting's failure must not end the job
@@ -176,10 +178,7 @@ class Tuner:
         steady = s.steady(cand.setting.num_workers, cand.setting.prefetch_factor)
         if steady:
             cand.batch_s = steady[1] / steady[0] * (s.samples(0) / len(s.items))
-        cand.slices.append({"round": s.round, "samples": steady[0] if steady else 0,
-                            "seconds": round(steady[1], 6) if steady else 0.0, "warm": s.warm,
-                            "batches": len(s.items), "all_samples": s.samples(0),
-                            "elapsed_s": round(now - s.started, 6)})
+        cand.slices.append(s.entry(steady, now))
         self.spent += now - s.started  # the slices' time: a pause (the epoch's share spent) is not tuning
         if self.plan.slice_batches is None and s.who == 0:
             self._plan(s, now)
@@ -212,6 +211,7 @@ class Tuner:
             epoch_batches = len(self.loader._index_sampler)
         except TypeError:
             epoch_batches = 0
+        self.plan.busy = busy_cores({"candidates": [self.cands[0].record()]}) >= BUSY_CORES
         self.budget_s, tried = self.plan.make(per_batch, first.samples(0) / len(first.items), epoch_batches,
                                               self.budget, self.budget_s)
         if self.budget[0] == "share" and epoch_batches:

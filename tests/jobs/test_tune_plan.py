@@ -70,3 +70,13 @@ def test_tuning_is_decided_once_every_setting_left_has_two_rounds():
     assert decided({0: _measured(100.0, 110.0), 1: _measured(300.0, 320.0)})
     assert not decided({0: _measured(100.0, 110.0), 1: _measured(300.0)})
     assert not decided({0: _measured(100.0, 110.0), 2: {}})  # a setting that has not run yet
+
+
+def test_a_loop_whose_threads_were_busy_while_it_waited_tries_no_workers_first():
+    # the loop's torch threads spin where the job's workers need the cores: without workers they share none
+    quiet, busy = SlicePlan(SETTINGS, OWN, cores=4), SlicePlan(SETTINGS, OWN, cores=4)
+    busy.busy = True
+    assert sorted(range(5), key=quiet.priority) == [0, 3, 1, 2, 4]  # as many workers as cores, then none
+    assert sorted(range(5), key=busy.priority) == [0, 1, 3, 2, 4]
+    assert quiet.make(0.05, 32.0, 0, ("seconds", 0.5), 0.5)[1] == [0, 3]
+    assert busy.make(0.05, 32.0, 0, ("seconds", 0.5), 0.5)[1] == [0, 1]

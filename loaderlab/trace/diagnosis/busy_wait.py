@@ -27,8 +27,8 @@ from ..core.findings import Finding, finding
 from ..core.lookups import named_rows, normal, settings
 from ..core.run import as_run
 from .summary import events
+from .tuning_noise import BUSY_CORES  # the other threads' cores while waiting: 0.02-0.07 unless they spin
 
-BUSY_CORES = 0.3  # the other threads' cores while waiting: 0.02-0.07 where nothing spins, 0.9-1.0 spinning
 BUSY_MIN_S = 0.1  # and this much CPU in all, so a handful of waits' clock ticks never reads as a finding
 
 

@@ -34,6 +34,8 @@ from dataclasses import dataclass
 from statistics import median
 from typing import Any, TYPE_CHECKING
 
+from .tuning_noise import least_told
+
 if TYPE_CHECKING:
     import pandas as pd
 
@@ -52,6 +54,8 @@ class TuningChoice:
     paired: int  # rounds both ran
     keep: bool
     epoch_s: tuple[float, float] | None = None  # one epoch with best and with the job's own: the speed-up's terms
+    floor: float = MIN_SPEEDUP  # the least speed-up told (:func:`.tuning_noise.least_told`)
+    busy: float = 0.0  # the loop's other threads' cores while it waited in the slices with workers
 
 
 def rates(candidate: dict[str, Any]) -> list[float]:
@@ -100,8 +104,10 @@ def tuning_choice(record: dict[str, Any]) -> TuningChoice:
     rounds = sorted(set(mine) & set(theirs))
     wins = sum(theirs[r] > mine[r] for r in rounds)
     speedup = epochs[0] / epochs[best] if composed else median(rates(cands[best])) / median(own)
-    keep = speedup < MIN_SPEEDUP or len(rounds) < MIN_ROUNDS or wins * 3 < len(rounds) * 2
-    return TuningChoice(best, speedup, wins, len(rounds), keep, (epochs[best], epochs[0]) if composed else None)
+    floor, busy = least_told(record, cands[best], MIN_SPEEDUP)
+    keep = speedup < floor or len(rounds) < MIN_ROUNDS or wins * 3 < len(rounds) * 2
+    return TuningChoice(best, speedup, wins, len(rounds), keep, (epochs[best], epochs[0]) if composed else None,
+                        floor, busy)
 
 
 def larger_budget(record: dict[str, Any], lang: str = "en") -> dict[str, str]:
@@ -224,6 +230,10 @@ def tuning_lines(record: dict[str, Any] | None, lang: str = "en", epochs: int | 
         # a faster setting that shared too few rounds with the job's own is not a reason to keep: it is untold
         why = text(f"tuning.stopped.{record.get('stopped') or 'job_ended'}", lang, budget=record.get("budget_s") or 0)
         lines.append(text("tuning.too_few", lang, why=why, **larger_budget(record, lang)))
+    elif choice.keep and MIN_SPEEDUP <= choice.speedup < choice.floor:
+        lines.append(text("tuning.keep_busy", lang, change=change_text(record["candidates"][choice.best]["setting"],
+                                                                       own["setting"]),
+                          speedup=choice.speedup, cores=choice.busy, floor=choice.floor))
     elif choice.keep:
         lines.append(text("tuning.keep", lang, min=MIN_SPEEDUP))
     else:

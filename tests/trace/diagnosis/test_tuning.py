@@ -202,3 +202,36 @@ def test_the_start_up_note_is_for_workers_that_restart_each_epoch():
     assert any("paid again in each of the job's 3 epochs" in line for line in tuning_lines(rec, epochs=3))
     rec["persistent_workers"] = True  # a job whose workers persist was told it pays them each epoch
     assert not any("paid again" in line for line in tuning_lines(rec, epochs=3))
+
+
+def _waited(candidate, wait_s, busy_s):
+    """The candidate's slices with these waits and their other threads' CPU (Slice.waited)."""
+    for s in candidate["slices"]:
+        s.update(wait_s=wait_s, busy_s=busy_s)
+    return candidate
+
+
+def test_a_gain_between_settings_with_workers_in_a_busy_process_is_told_only_above_its_noise():
+    # 1.40x, every round won: told where the loop's threads slept while it waited, not where they spun (their
+    # landing moves a whole process's rates, which its rounds share: tuning_noise)
+    one = {"num_workers": 1, "prefetch_factor": 2, "pin_memory": False}
+    quiet = record(_waited(cand(one, [100, 100, 100]), 0.5, 0.01), _waited(cand(TWO, [140, 140, 140]), 0.5, 0.01))
+    busy = record(_waited(cand(one, [100, 100, 100]), 0.5, 0.45), _waited(cand(TWO, [140, 140, 140]), 0.5, 0.45))
+    assert not tuning_choice(quiet).keep and tuning_choice(quiet).busy < 0.1
+    choice = tuning_choice(busy)
+    assert choice.keep and choice.speedup == pytest.approx(1.4) and choice.busy == pytest.approx(0.9)
+    lines = tuning_lines(busy)
+    assert any(line.startswith("Keep your settings: num_workers=2 measured 1.40× faster") and "0.9 cores busy" in line
+               and "under 1.65×" in line for line in lines)
+    assert any("OMP_WAIT_POLICY=PASSIVE" in line for line in tuning_lines(busy, "ko"))
+    assert tuning_suggestions(busy) == []
+    far = record(_waited(cand(one, [100, 100, 100]), 0.5, 0.45), _waited(cand(TWO, [200, 200, 200]), 0.5, 0.45))
+    assert not tuning_choice(far).keep  # twice as fast is beyond what such a process moves by
+
+
+def test_no_workers_beside_busy_threads_is_told_as_measured():
+    # without workers nothing shares a core with the spinning threads: the gain is told as it was measured
+    one = {"num_workers": 1, "prefetch_factor": 2, "pin_memory": False}
+    rec = record(_waited(cand(one, [100, 100, 100]), 0.5, 0.45), cand(OWN, [140, 140, 140]))
+    choice = tuning_choice(rec)
+    assert (choice.best, choice.keep) == (1, False) and choice.speedup == pytest.approx(1.4)

@@ -22,8 +22,8 @@ workers' first batches), which a plain job pays in every epoch whose workers it 
 measurement of this job. A steady rate alone leaves that out; for a short epoch (600 batches of 1 ms
 reads: 0.06-0.1 s of start-up in a 0.8 s epoch) that overstated a deep pipeline. Without those terms (the
 loader-only trials, an older record) the speed-up is the ratio of median rates. A setting wins only where
-it also beat the job's own in most of the rounds both ran (the machine's drift falls on both alike within a
-round). Knows nothing of torch, plotly or streamlit.
+it also beat the job's own in most of the rounds both ran: each one's measured turns paired in order, where
+taken in the same round or the next (the machine's drift falls alike on turns taken one after the other). Knows nothing of torch, plotly or streamlit.
 """
 
 from __future__ import annotations
@@ -64,9 +64,10 @@ def rates(candidate: dict[str, Any]) -> list[float]:
             if s.get("seconds", 0) > 0 and not s.get("warm")]
 
 
-def _by_round(candidate: dict[str, Any]) -> dict[int, float]:
-    return {s["round"]: s["samples"] / s["seconds"] for s in candidate.get("slices", ())
-            if s.get("seconds", 0) > 0 and not s.get("warm")}
+def _turns(candidate: dict[str, Any]) -> list[tuple[int, float]]:
+    """``(round, samples/s)`` of each measured slice, in the order they ran."""
+    return [(s["round"], s["samples"] / s["seconds"]) for s in candidate.get("slices", ())
+            if s.get("seconds", 0) > 0 and not s.get("warm")]
 
 
 def epoch_seconds(candidate: dict[str, Any], record: dict[str, Any]) -> float | None:
@@ -100,9 +101,12 @@ def tuning_choice(record: dict[str, Any]) -> TuningChoice:
     best = min((t, i) for i, t in epochs.items())[1] if composed else max(measured)[1]
     if best == 0:
         return TuningChoice(0, 1.0, 0, 0, True)
-    mine, theirs = _by_round(cands[0]), _by_round(cands[best])
-    rounds = sorted(set(mine) & set(theirs))
-    wins = sum(theirs[r] > mine[r] for r in rounds)
+    # each one's measured turns in order, paired where they were taken in the same round or the next: such turns
+    # share the machine's drift. (By round number alone a job's own first turn, which starts its workers, left
+    # its pair out: two measured turns of each made one pair.)
+    rounds = [(mine, theirs) for (a, mine), (b, theirs) in zip(_turns(cands[0]), _turns(cands[best]))
+              if abs(a - b) <= 1]
+    wins = sum(theirs > mine for mine, theirs in rounds)
     speedup = epochs[0] / epochs[best] if composed else median(rates(cands[best])) / median(own)
     floor, busy = least_told(record, cands[best], MIN_SPEEDUP)
     keep = speedup < floor or len(rounds) < MIN_ROUNDS or wins * 3 < len(rounds) * 2

@@ -235,3 +235,14 @@ def test_no_workers_beside_busy_threads_is_told_as_measured():
     rec = record(_waited(cand(one, [100, 100, 100]), 0.5, 0.45), cand(OWN, [140, 140, 140]))
     choice = tuning_choice(rec)
     assert (choice.best, choice.keep) == (1, False) and choice.speedup == pytest.approx(1.4)
+
+
+def test_the_job_owns_first_turn_starting_its_workers_costs_no_pair():
+    # own (2 workers): round 0 starts them (warm), rounds 1 and 2 measured; num_workers=0 measured in rounds 0
+    # and 1, each right after the own's turn of that round: its turns pair with the own's in order (0 with 1,
+    # 1 with 2), each taken one after the other (the SQLite job: two rounds each, one pair by round number)
+    own = cand(TWO, [100, 100])
+    none = {"setting": OWN, "startup_s": None,
+            "slices": [{"round": r, "samples": 150, "seconds": 1.0, "warm": False, "batches": 10} for r in (0, 1)]}
+    choice = tuning_choice(record(own, none))
+    assert (choice.best, choice.paired, choice.wins, choice.keep) == (1, 2, 2, False)

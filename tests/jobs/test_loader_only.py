@@ -10,7 +10,8 @@ from torch.utils.data import DataLoader
 
 from loaderlab.jobs.candidates import Setting
 from loaderlab.jobs.loader_only import measure_loader_only, StepCost, variants
-from loaderlab.trace.diagnosis.tuning import loader_only_lines, tuning_suggestions
+from loaderlab.trace.diagnosis.tuning import tuning_suggestions
+from loaderlab.trace.diagnosis.tuning_loader_only import loader_only_lines
 
 
 def test_the_stand_in_costs_per_sample_what_the_step_cost():

@@ -180,6 +180,8 @@ def tuning_table(record: dict[str, Any]) -> "pd.DataFrame":
 def tuning_suggestions(record: dict[str, Any], epochs: int = 1) -> list[dict[str, Any]]:
     """The measured suggestions, as ``report --json`` lists them: the best setting with its measured
     speed-up, or none where the job's own is best (the report then says to keep the settings)."""
+    from .tuning_loader_only import loader_only_suggestions  # it reads this module's choice
+
     cands = record.get("candidates") or []
     choice = tuning_choice(record)
     if choice.keep or not cands:
@@ -201,6 +203,7 @@ def tuning_lines(record: dict[str, Any] | None, lang: str = "en", epochs: int | 
     """The report's section of a ``run --tune`` trace: the table, then the measured suggestion or "keep your
     settings", the start-up apart, and what the rest of the job ran with. Empty without a record."""
     from ...texts import text
+    from .tuning_loader_only import loader_only_lines  # it reads this module's choice
 
     if not record:
         return []
@@ -273,59 +276,3 @@ def tuning_document(record: dict[str, Any], lang: str = "en", epochs: int = 1) -
             "stopped": record.get("stopped"), "tuned_batches": tuned_batches(record),
             "epoch_samples": record.get("epoch_samples"),
             "text": tuning_lines(record, lang, epochs)}
-
-
-def _as_record(loader_only: dict[str, Any]) -> dict[str, Any]:
-    """The loader-only variants in the shape :func:`tuning_choice` reads (the job's own batch_size first)."""
-    return {"candidates": [{"setting": v["change"], "slices": v["slices"]} for v in loader_only["variants"]]}
-
-
-def _variant_text(change: dict[str, Any]) -> str:
-    return ", ".join(f"{k}={v}" for k, v in change.items())
-
-
-def loader_only_lines(loader_only: dict[str, Any] | None, lang: str = "en") -> list[str]:
-    """The settings that change the batches, measured on the loader alone with a stand-in for the step."""
-    from ...texts import text
-
-    if not loader_only:
-        return []
-    rec = _as_record(loader_only)
-    stand = loader_only["stand_in"]
-    lines = [text("tuning.loader_only.title", lang, cpu_ms=stand["cpu_per_sample_s"] * 1e3,
-                  idle_ms=stand["idle_per_sample_s"] * 1e3)]
-    choice = tuning_choice(rec)
-    own = rates(rec["candidates"][0])
-    for i, c in enumerate(rec["candidates"]):
-        r = rates(c)
-        mark = text("tuning.mark." + ("own" if i == 0 else "best" if i == choice.best and not choice.keep
-                                      else "other"), lang)
-        if not r:
-            lines.append(text("tuning.row_unmeasured", lang, mark=mark, setting=_variant_text(c["setting"]),
-                              why=text("tuning.why.budget", lang)))
-            continue
-        vs = "" if i == 0 or not own else text("tuning.vs_own", lang, ratio=median(r) / median(own))
-        lines.append(text("tuning.row", lang, mark=mark, setting=_variant_text(c["setting"]),
-                          median=f"{median(r):,.0f}", low=f"{min(r):,.0f}", high=f"{max(r):,.0f}", rounds=len(r),
-                          vs=vs, startup=""))
-    if choice.speedup is not None and not choice.keep:
-        best = rec["candidates"][choice.best]
-        lines.append(text("tuning.loader_only.suggest", lang,
-                          change=change_text(best["setting"], rec["candidates"][0]["setting"]),
-                          speedup=choice.speedup, wins=choice.wins, paired=choice.paired))
-    return lines
-
-
-def loader_only_suggestions(record: dict[str, Any]) -> list[dict[str, Any]]:
-    """``report --json``'s suggestions from the loader-only trials: measured, but without the user's step."""
-    loader_only = record.get("loader_only")
-    if not loader_only:
-        return []
-    rec = _as_record(loader_only)
-    choice = tuning_choice(rec)
-    if choice.keep:
-        return []
-    best = rec["candidates"][choice.best]
-    return [{"change": change_text(best["setting"], rec["candidates"][0]["setting"]),
-             "speedup": round(choice.speedup, 3), "measured": True, "without_your_step": True,
-             "rounds": len(rates(best)), "wins": choice.wins, "paired": choice.paired}]

@@ -2,7 +2,8 @@
 
 Run: ``.venv/bin/python benchmarks/tune_bench.py`` (every script in benchmarks/tune_scripts/; ``--only NAME``:
 those scripts, repeatable, a name without ``.py``; ``--quick``: one plain run of each setting and one tuned run;
-``--burner``: everything again beside a CPU burner, a process spinning on one core for the whole pass;
+``--burner``: everything again beside a CPU burner, a process spinning on one core for the whole pass
+(``--burner-only``: that pass alone);
 ``--json FILE``: the rows as JSON; ``--tune-budget B``: passed to ``run --tune``; ``--timeout S``: per run;
 ``--scripts DIR``: the scripts of another folder, fresh ones of your own that read the settings as these do).
 
@@ -362,6 +363,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--only", action="append", metavar="NAME", help="only this script (repeatable)")
     p.add_argument("--quick", action="store_true", help="one plain run of each setting, one tuned run")
     p.add_argument("--burner", action="store_true", help="run everything again beside a CPU burner")
+    p.add_argument("--burner-only", action="store_true", help="only the pass beside a CPU burner")
     p.add_argument("--runs", type=int, default=3, help="plain runs of each setting (default 3)")
     p.add_argument("--tune-runs", type=int, default=3, help="runs under --tune for the overhead (default 3)")
     p.add_argument("--tune-budget", default=BUDGET, help="passed to run --tune (default " + BUDGET.replace("%", "%%") + ")")
@@ -392,7 +394,8 @@ def main(argv: list[str] | None = None) -> int:
             if args.keep_traces:
                 os.makedirs(args.keep_traces, exist_ok=True)
                 tmp = args.keep_traces
-            for pass_ in ["quiet"] + (["burner"] if args.burner else []):
+            passes = ["burner"] if args.burner_only else ["quiet"] + (["burner"] if args.burner else [])
+            for pass_ in passes:
                 if pass_ == "burner":
                     burner = Burner()
                 for name in names:

@@ -41,7 +41,18 @@ def test_a_slow_slice_ends_at_twice_its_planned_length_once_it_has_a_rate():
     plan = SlicePlan(SETTINGS, OWN, cores=2)
     assert not plan.too_long(3, 100, 100.0)  # no plan yet: the first slice runs to its end
     plan.make(0.015625, 32.0, 1000, ("seconds", 4.6875), 4.6875)  # slices of 0.3125 s
-    assert plan.too_long(3, 6, 0.63) and not plan.too_long(3, 5, 0.63) and not plan.too_long(3, 6, 0.62)
+    # 4 workers, prefetch 2: a rate needs 20 batches (min_batches)
+    assert plan.too_long(3, 20, 0.63) and not plan.too_long(3, 19, 0.63) and not plan.too_long(3, 20, 0.62)
+
+
+def test_a_slice_made_longer_by_the_deepest_setting_is_cut_at_twice_its_batches_time():
+    # beside a CPU burner: 56 ms a batch, 47 batches an epoch, half of it: slices planned at 0.1 s but 20
+    # batches (the deepest setting's fewest): a cut at 0.2 s took 3 batches, before any rate
+    plan = SlicePlan(SETTINGS, OWN, cores=2)
+    plan.make(0.056, 64.0, 47, ("share", 0.5), None)
+    assert plan.slice_s == SLICE_S[0] and plan.slice_batches == 20
+    assert not plan.too_long(2, 5, 0.3)  # 1 worker, 5 batches (its first rate) in 0.3 s: under 2 × 1.12 s
+    assert plan.too_long(2, 5, 2.3) and not plan.too_long(2, 4, 2.3)
 
 
 

@@ -135,15 +135,24 @@ def normalize(frame: pd.DataFrame) -> pd.DataFrame:
     return frame
 
 
+def _loader_attrs(attrs: dict[str, Any], entry: dict[str, Any]) -> None:
+    """One loader's own attrs from its entry in the job's ``loaders``: its settings, sampler, label sources,
+    measured bandwidth, the loop's torch threads and its ``run --tune`` record (each only where it has one)."""
+    attrs["loader"] = entry.get("settings")
+    attrs["sampler"] = entry.get("sampler") or {}
+    for key in ("label_sources", "bandwidth", "torch_threads", "tuning"):
+        attrs.pop(key, None)  # another loader's (the first's, or the job's): this one says its own, or nothing
+        if entry.get(key) is not None and entry.get(key) != {}:
+            attrs[key] = entry[key]
+
+
 def _first_loader_attrs(frame: pd.DataFrame) -> None:
-    """``loader``/``sampler`` attrs from the first loader, for readers that know one loader per trace."""
+    """The first loader's own attrs (:func:`_loader_attrs`), for readers that know one loader per trace: the
+    dashboard's page for a job of one DataLoader showed no ``run --tune`` table and no thread count (its
+    findings then named the loop's threads as unknown where the report named two)."""
     loaders = frame.attrs.get("loaders") or {}
     if loaders:
-        first = next(iter(loaders.values()))
-        frame.attrs["loader"] = first.get("settings")
-        frame.attrs["sampler"] = first.get("sampler") or {}
-        if first.get("label_sources"):
-            frame.attrs["label_sources"] = first["label_sources"]
+        _loader_attrs(frame.attrs, next(iter(loaders.values())))
 
 
 def load_any(path: str, *, compact: bool = False) -> pd.DataFrame:
@@ -193,20 +202,8 @@ def select_loader(frame: pd.DataFrame, name: str) -> pd.DataFrame:
     part["t_s"] = (part["t_ns"] - start) / 1e9
     attrs = dict(frame.attrs)
     entry = (attrs.get("loaders") or {}).get(name) or {}
-    attrs["loader"] = entry.get("settings")
-    attrs["sampler"] = entry.get("sampler") or {}
+    _loader_attrs(attrs, entry)
     attrs["epochs"] = entry.get("epochs")
-    attrs.pop("label_sources", None)  # the first loader's: this one says its own, or nothing
-    if entry.get("label_sources"):
-        attrs["label_sources"] = entry["label_sources"]
-    if entry.get("bandwidth"):
-        attrs["bandwidth"] = entry["bandwidth"]
-    attrs.pop("torch_threads", None)
-    if entry.get("torch_threads") is not None:
-        attrs["torch_threads"] = entry["torch_threads"]
-    attrs.pop("tuning", None)
-    if entry.get("tuning"):  # run --tune: what each setting measured inside the job
-        attrs["tuning"] = entry["tuning"]
     if "rank_loaders" in attrs:
         attrs["samplers"] = [(r.get(name) or {}).get("sampler") or {} for r in attrs["rank_loaders"]]
     attrs["selected_loader"] = name

@@ -31,8 +31,8 @@ def pick_loader(frame: pd.DataFrame, key: str, token: str) -> tuple[pd.DataFrame
     if "job" not in frame.attrs:  # a trace of `record`
         return frame, ""
     names = loader_names(frame)
-    if len(names) < 2:
-        return _selected(token, None, frame), ""
+    if len(names) < 2:  # its one loader's own attrs too (its tuning, its threads), as the report reads them
+        return _selected(token, names[0] if names else None, frame), ""
     sites = {name: ((frame.attrs.get("loaders") or {}).get(name) or {}).get("site", "?") for name in names}
     name = st.selectbox(t("jobs.loader"), names, key=key, help=t("jobs.loader.help", n=len(names)),
                         format_func=lambda n: t("jobs.loader.option", name=n, site=sites[n]))

@@ -47,3 +47,36 @@ def test_the_page_shows_one_loader_at_a_time(job_trace):
     choice.set_value("val_loader").run()
     assert not at.exception and not at.error
     assert any(c.value.startswith(f"Showing job.lltrace: {n_val:,} events") for c in at.caption)
+
+
+def _slices(rate):
+    return [{"round": r, "samples": rate, "seconds": 1.0, "warm": False, "batches": 10} for r in (1, 2, 3)]
+
+
+def test_a_job_of_one_loader_shows_its_own_tuning_and_threads(tmp_path):
+    # the page took a one-loader job's attrs from the trace's top level, where run writes neither the loader's
+    # run --tune record nor the loop's torch threads: no "Measured inside your job" section where the report
+    # printed one, and the findings' thread count read as unknown
+    train = record(DataLoader(TensorDataset(torch.arange(32)), batch_size=4, num_workers=2))
+    two, none = ({"num_workers": n, "prefetch_factor": p, "pin_memory": False} for n, p in ((2, 2), (0, None)))
+    tuning = {"own": two, "candidates": [{"setting": two, "startup_s": None, "slices": _slices(100)},
+                                         {"setting": none, "startup_s": None, "slices": _slices(150)}],
+              "budget_s": 1.0, "spent_s": 1.0, "slice_batches": 10, "stopped": "budget", "adopted": 1}
+    loaders = {"train_loader": {"site": "train.py:5", "settings": train.attrs["loader"], "sampler": {}, "epochs": 1,
+                                "torch_threads": 2, "tuning": tuning}}
+    path = tmp_path / "one.lltrace"
+    with TraceWriter(path, {"job": {"rank": 0, "world_size": 1}, "loaders": loaders,
+                            "loader": train.attrs["loader"]}) as writer:
+        writer.write_frame(train.assign(loader="train_loader"))
+    st.cache_resource.clear()
+    st.cache_data.clear()
+    at = AppTest.from_file(PAGE, default_timeout=120).run()
+    at.file_uploader(key="trace_upload").set_value(("one.lltrace", path.read_bytes(), "application/octet-stream")).run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert "Measured inside your job (run --tune)" in [s.value for s in at.subheader]
+    assert any("num_workers=0: 1.50× the samples per second" in m.value for m in at.markdown)
+    from loaderlab.jobs.read import load_one
+    from loaderlab.trace.core.run import as_run
+
+    read = as_run(load_one(str(path)))  # what the findings read the loop's threads from
+    assert read.extra["torch_threads"] == 2 and read.extra["tuning"]["adopted"] == 1

@@ -6,7 +6,9 @@ its workers need them); its time per batch, steps included, sets every later sli
 budget (a share of one epoch) and the most batches a slice may take (two slices a setting per epoch). Where the
 budget cannot give every setting ``MIN_SLICES`` slices, a guess ranks which to try (:meth:`SlicePlan.priority`:
 it orders the trying only; every number printed is measured). What the measurements so far decide while the
-tuning goes on: which setting serves a pause (:func:`pause_setting`) and which are dropped (:func:`laggards`). Knows nothing of loaders' iteration
+tuning goes on: which setting serves a pause (:func:`pause_setting`), which are dropped (:func:`laggards`),
+whether the choice is made (:func:`decided`) and which setting a split verdict leaves to a rematch with the
+job's own (:func:`contested`). Knows nothing of loaders' iteration
 (:mod:`.tuner`), of files, plotly or streamlit.
 """
 
@@ -17,7 +19,7 @@ from typing import Any
 
 from statistics import median
 
-from ..trace.diagnosis.tuning import MIN_ROUNDS, rates
+from ..trace.diagnosis.tuning import MIN_ROUNDS, rates, tuning_choice
 from .candidates import Setting
 
 TARGET_SLICES = 3  # slices per candidate the budget is planned for
@@ -142,3 +144,17 @@ def decided(records: dict[int, dict[str, Any]]) -> bool:
     """Every setting left (its record, ``{}`` where it has not run) has the rounds a choice needs
     (``MIN_ROUNDS``): a later epoch's share is not spent on more (its batches would go untraced)."""
     return all(len(rates(record)) >= MIN_ROUNDS for record in records.values())
+
+
+def contested(record: dict[str, Any]) -> int | None:
+    """The candidate a split verdict leaves open, from a whole ``tuning`` record: measured faster than the job's
+    own by a speed-up the report would tell (above :func:`~loaderlab.trace.diagnosis.tuning.tuning_choice`'s
+    floor), yet kept, since it won at least one of the rounds both ran but not the two thirds a change needs,
+    or they shared too few rounds. Two rounds that disagree decide nothing: a further round of the two alone
+    (the next epoch's share) does, where two rounds each had ended the tuning with "keep" (a job's 3-epoch
+    run measured ``num_workers=0`` 1.39x per epoch once and adopted it, and 1 of 2 paired turns the next time
+    and kept its own setting: 1.29x the job with the best). None where the measurements decide either way."""
+    choice = tuning_choice(record)
+    if not (choice.keep and choice.best and choice.speedup is not None and choice.speedup >= choice.floor):
+        return None
+    return choice.best if choice.wins or choice.paired < MIN_ROUNDS else None

@@ -12,14 +12,14 @@ slice that starts a candidate's workers is start-up, never a rate (its first wai
 is the start-up, reported apart). Slices are sized from the job's own first slice, and where the budget
 cannot give every candidate enough of them a guess picks which to try (:mod:`.tune_plan`). Tuning stops when
 its time budget is spent or every candidate left has ``ROUNDS`` measured slices; candidates far behind the
-leader are dropped after ``MIN_ROUNDS`` rounds. The measured best (:func:`~loaderlab.trace.diagnosis.tuning.
+leader are dropped after ``MIN_ROUNDS`` rounds; where the rounds split between the job's own setting and the
+leader, the next epoch's share goes to those two alone (:func:`.tune_plan.contested`). The measured best (:func:`~loaderlab.trace.diagnosis.tuning.
 tuning_choice`, also what the report prints) is then adopted for the rest of the job. Knows nothing of
 files (:mod:`.stream`), plotly or streamlit.
 """
 
 from __future__ import annotations
 
-import sys
 import time
 from typing import Any, Iterator
 
@@ -27,11 +27,12 @@ import torch
 import torch.utils.data
 
 from ..trace.diagnosis.tuning_noise import BUSY_CORES, busy_cores
-from ..trace.diagnosis.tuning import MIN_ROUNDS, rates, setting_text, tuning_choice
+from ..trace.diagnosis.tuning import MIN_ROUNDS, rates, tuning_choice
 from ..engine.cores import cpu_count
 from .candidates import Setting, candidates, own_setting
 from .loader_only import measure_loader_only, StepCost, variants
-from .tune_plan import decided, FIRST_SLICE, laggards, pause_setting, SlicePlan
+from .tune_plan import contested, decided, FIRST_SLICE, laggards, pause_setting, SlicePlan
+from .tune_progress import progress
 from .tune_slices import Candidate, clocks, count, Slice
 
 ROUNDS = 5  # measured slices per candidate before tuning ends on its own
@@ -71,7 +72,7 @@ class Tuner:
         self.done = False
         self.stopped = ""
         self.adopted: int | None = None
-        self.tty = sys.stderr.isatty()
+        self.rematch: int | None = None  # the setting a split verdict left to a rematch with the job's own
 
     # --- serving batches ---
 
@@ -187,7 +188,7 @@ class Tuner:
             self.turn = 0
             self.round += 1
             self._drop_laggards()
-        self._progress()
+        progress(self)
         spent = self.budget_s is not None and self.spent >= self.budget_s * self.in_job_share
         if spent and self.epoch_budget_s is None:
             self._finish("budget")
@@ -237,7 +238,7 @@ class Tuner:
         self.adopted = choice.best if not choice.keep else 0
         for cand in self.cands.values():
             cand.close()
-        self._progress(final=True)
+        progress(self, final=True)
         step = StepCost.from_steps(self.steps)
         if step is not None and self.in_job_share < 1.0:
             left = (self.budget_s or 0) * (1 - self.in_job_share)
@@ -247,13 +248,17 @@ class Tuner:
     def end_epoch(self, now: float) -> None:
         """The job's epoch ended: a slice cut short still counts (a short slice gives no rate)."""
         self.pushback = []  # the old epoch's: the new one draws its own
-        if self.paused and (self.shares >= SHARE_EPOCHS or decided(self._records())):
+        settled = self.paused and decided(self._records())
+        rival = contested(self.record()) if settled else None
+        if self.paused and (self.shares >= SHARE_EPOCHS or (settled and rival is None)):
             self._finish("budget")  # the epochs after it are traced with the measured best
         elif self.paused:  # the new epoch's share: the turns go on where they stopped
+            if rival is not None:
+                self._rematch(rival)
             self.paused, self.shares = False, self.shares + 1
             self.budget_s = (self.budget_s or 0.0) + (self.epoch_budget_s or 0.0)
             more = [i for i in self.plan.tried(self.budget_s) if i in self.skipped]
-            if more:  # the shares so far allow settings one epoch's could not: they join the turns
+            if more and self.rematch is None:  # the shares so far allow settings one epoch's could not: they join
                 self.skipped = [i for i in self.skipped if i not in more]
                 self.order = sorted(self.order + more)
         if self.slice is not None and self.slice.pause:
@@ -263,6 +268,18 @@ class Tuner:
         elif self.slice is not None:  # the epoch ended inside a slice: keep what the sampler gave
             self.slice.items = self.slice.items[:self.slice.handed]
             self._end_slice(now)
+
+    def _rematch(self, rival: int) -> None:
+        """The rounds so far split between the job's own setting and ``rival`` (:func:`.tune_plan.contested`):
+        the next epoch's share goes to those two alone, in a new round, the job's own first. The others are
+        measured enough; their workers go now."""
+        for i in self.order:
+            if i not in (0, rival) and i in self.cands:
+                self.cands[i].active = False
+                self.cands[i].close()
+        self.order, self.rematch = [0, rival], rival
+        if self.turn:
+            self.turn, self.round = 0, self.round + 1
 
     def take_pushback(self) -> list:
         """The index batches a cut slice left unserved: the adopted loader's first."""
@@ -287,22 +304,10 @@ class Tuner:
                 "persistent_workers": bool(self.loader.persistent_workers),
                 "adopted": self.adopted, "budget": {"kind": self.budget[0], "value": self.budget[1]},
                 "epoch_budget_s": self.epoch_budget_s,
-                "not_tried": self.skipped, "loader_only": self.loader_only}
+                "not_tried": self.skipped, "loader_only": self.loader_only, "rematch": self.rematch}
 
     def adopted_setting(self) -> Setting:
         return self.settings[self.adopted or 0]
-
-    def _progress(self, final: bool = False) -> None:
-        budget = f"{self.spent:.1f} of {self.budget_s:.1f} s" if self.budget_s else f"{self.spent:.1f} s"
-        if final:
-            text = (f"loaderlab run --tune: {self.name}: tried {len(self.cands)} settings in {budget}; "
-                    f"the rest of the job runs with {setting_text(self.adopted_setting().as_dict())}")
-        else:
-            who = self.settings[self.order[self.turn]] if self.order else self.own
-            text = (f"loaderlab run --tune: {self.name}: round {self.round + 1}, next {setting_text(who.as_dict())} "
-                    f"({len(self.order)} settings left), {budget}")
-        sys.stderr.write(f"\r{text}\033[K" + ("\n" if final else "") if self.tty else f"{text}\n")
-        sys.stderr.flush()
 
 
 class Done(Exception):

@@ -77,6 +77,12 @@ TEXTS = {
               "{seconds}(초){share}.",
     },
     "tuning.too_few.share": {"en": " or --tune-budget {percent}%", "ko": " 또는 --tune-budget {percent}%"},
+    "tuning.rematch": {
+        "en": "The first rounds split between {change} and your setting, so a later epoch's share went to those two "
+              "alone to decide it.",
+        "ko": "처음 잰 라운드에서 {change}와 현재 설정의 승부가 갈리지 않아, 다음 에폭의 몫은 그 둘만 다시 재는 데 "
+              "썼습니다.",
+    },
     "tuning.stopped.budget": {"en": "the budget of {budget:.1f} s was spent", "ko": "예산 {budget:.1f}초를 다 씀"},
     "tuning.stopped.rounds": {"en": "every setting got its rounds", "ko": "모든 설정을 충분히 잼"},
     "tuning.stopped.job_ended": {"en": "the job ended while tuning", "ko": "튜닝 중 작업이 끝남"},

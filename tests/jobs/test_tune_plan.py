@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from loaderlab.jobs.candidates import Setting
-from loaderlab.jobs.tune_plan import decided, laggards, min_batches, pause_setting, SLICE_S, SlicePlan
+from loaderlab.jobs.tune_plan import contested, decided, laggards, min_batches, pause_setting, SLICE_S, SlicePlan
 
 OWN = Setting(2, 2, False)
 SETTINGS = [OWN, Setting(0, None, False), Setting(1, 2, False), Setting(4, 2, False), Setting(2, 4, False)]
@@ -91,3 +91,76 @@ def test_a_loop_whose_threads_were_busy_while_it_waited_tries_no_workers_first()
     assert sorted(range(5), key=busy.priority) == [0, 1, 3, 2, 4]
     assert quiet.make(0.05, 32.0, 0, ("seconds", 0.5), 0.5)[1] == [0, 3]
     assert busy.make(0.05, 32.0, 0, ("seconds", 0.5), 0.5)[1] == [0, 1]
+
+
+def _record(own: list[float], rival: list[float], busy: float = 0.0, workers: tuple[int, int] = (2, 0)) -> dict:
+    """A whole ``tuning`` record of the job's own setting and one rival, their turns taken in the same rounds
+    (from round 1: round 0 started the workers); ``busy``: the other threads' cores over the slices' waits."""
+    def cand(nw: int, rates: list[float]) -> dict:
+        return {"setting": {"num_workers": nw, "prefetch_factor": 2 if nw else None, "pin_memory": False},
+                "slices": [{"round": r + 1, "samples": rate, "seconds": 1.0, "warm": False,
+                            "wait_s": 1.0, "busy_s": busy} for r, rate in enumerate(rates)]}
+    return {"candidates": [cand(workers[0], own), cand(workers[1], rival)]}
+
+
+def test_a_split_verdict_is_contested_and_an_agreed_one_is_not():
+    # 1 of 2 rounds won at a told speed-up: two rounds that disagree decide nothing, a rematch does
+    assert contested(_record([100.0, 100.0], [150.0, 90.0])) == 1
+    assert contested(_record([100.0, 100.0], [150.0, 140.0])) is None  # 2 of 2: the change is told
+    assert contested(_record([100.0, 100.0, 100.0], [150.0, 90.0, 130.0])) is None  # 2 of 3: told
+    assert contested(_record([100.0, 100.0, 100.0], [150.0, 90.0, 95.0])) is None  # slower by its median
+    assert contested(_record([100.0, 100.0], [104.0, 99.0])) is None  # under the least speed-up told
+    assert contested(_record([100.0, 100.0], [100.0, 100.0])) is None  # the job's own is not beaten
+    # the loop's threads spun while workers worked: a gain between settings with workers is told only above
+    # BUSY_SPEEDUP, so a 1.3x split there is no reason to spend another epoch's share
+    assert contested(_record([100.0, 100.0], [160.0, 100.0], busy=1.0, workers=(1, 2))) is None
+    assert contested(_record([100.0, 100.0], [160.0, 100.0], busy=1.0, workers=(1, 0))) == 1
+
+
+class _Measured:
+    """A candidate as the tuner keeps it, with a fixed record (no loader, no workers)."""
+
+    def __init__(self, record: dict) -> None:
+        self._record, self.active, self.closed = record, True, False
+
+    def record(self) -> dict:
+        return self._record
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def _tuner_at_an_epochs_end(own: list[float], rival: list[float], third: list[float]):
+    import torch
+    from torch.utils.data import DataLoader
+
+    from loaderlab.jobs.tuner import Tuner
+
+    tuner = Tuner(DataLoader(torch.arange(400), batch_size=4), "loader", ("share", 0.1))
+    records = _record(own, rival)["candidates"] + [_record([], third, workers=(0, 4))["candidates"][1]]
+    tuner.settings = [Setting(r["setting"]["num_workers"], r["setting"]["prefetch_factor"], False) for r in records]
+    tuner.cands = {i: _Measured(r) for i, r in enumerate(records)}
+    tuner.plan = SlicePlan(tuner.settings, tuner.settings[0], cores=2)  # as the job's own first slice made it
+    tuner.plan.per_batch, tuner.plan.slice_batches, tuner.plan.slice_s = 0.01, 10, 0.1
+    tuner.order, tuner.turn, tuner.round = [0, 1, 2], 1, 3
+    tuner.paused, tuner.budget_s = True, 1.0
+    tuner.epoch_budget_s, tuner.spent = 1.0, 1.0
+    return tuner
+
+
+def test_a_split_verdict_gives_the_next_epochs_share_to_the_two_alone():
+    tuner = _tuner_at_an_epochs_end([100.0, 100.0], [150.0, 90.0], [80.0, 85.0])
+    tuner.end_epoch(now=10.0)
+    assert not tuner.done and tuner.rematch == 1
+    assert (tuner.order, tuner.turn, tuner.round, tuner.shares) == ([0, 1], 0, 4, 2)  # a new round, own first
+    assert tuner.cands[2].closed and not tuner.cands[2].active and not tuner.cands[1].closed
+    assert tuner.record()["rematch"] == 1
+
+
+def test_an_agreed_verdict_ends_the_tuning_at_the_epochs_end():
+    tuner = _tuner_at_an_epochs_end([100.0, 100.0], [150.0, 140.0], [80.0, 85.0])
+    tuner.end_epoch(now=10.0)
+    assert tuner.done and tuner.adopted == 1 and tuner.rematch is None
+    kept = _tuner_at_an_epochs_end([100.0, 100.0], [90.0, 95.0], [80.0, 85.0])
+    kept.end_epoch(now=10.0)
+    assert kept.done and kept.adopted == 0

@@ -233,6 +233,9 @@ def tuning_lines(record: dict[str, Any] | None, lang: str = "en", epochs: int | 
                           low=f"{r.low:,.0f}", high=f"{r.high:,.0f}", rounds=r.rounds, vs=vs, startup=startup))
     choice = tuning_choice(record)
     own = record["candidates"][0]
+    if record.get("rematch"):
+        lines.append(text("tuning.rematch", lang, change=change_text(record["candidates"][record["rematch"]]["setting"],
+                                                                     own["setting"])))
     if choice.speedup is None or (choice.keep and choice.speedup >= MIN_SPEEDUP and choice.paired < MIN_ROUNDS):
         # a faster setting that shared too few rounds with the job's own is not a reason to keep: it is untold
         why = text(f"tuning.stopped.{record.get('stopped') or 'job_ended'}", lang, budget=record.get("budget_s") or 0)

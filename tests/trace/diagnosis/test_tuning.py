@@ -246,3 +246,17 @@ def test_the_job_owns_first_turn_starting_its_workers_costs_no_pair():
             "slices": [{"round": r, "samples": 150, "seconds": 1.0, "warm": False, "batches": 10} for r in (0, 1)]}
     choice = tuning_choice(record(own, none))
     assert (choice.best, choice.paired, choice.wins, choice.keep) == (1, 2, 2, False)
+
+
+def test_a_rematch_that_decided_a_split_is_said_beside_the_choice():
+    # the first two rounds split (150 against 100, then 90): the next epoch's share went to the two alone
+    rec = dict(record(cand(OWN, [100, 100, 100]), cand(TWO, [150, 90, 140])), rematch=1)
+    choice = tuning_choice(rec)
+    assert (choice.best, choice.keep, choice.wins, choice.paired) == (1, False, 2, 3)
+    text = tuning_lines(rec)
+    said = [line for line in text if "split" in line]
+    assert said == ["The first rounds split between num_workers=2, prefetch_factor=2 and your setting, so a later "
+                    "epoch's share went to those two alone to decide it."]
+    assert text.index(said[0]) < next(i for i, line in enumerate(text) if "Suggestion" in line)
+    assert any("num_workers=2, prefetch_factor=2와 현재 설정의 승부가" in line for line in tuning_lines(rec, "ko"))
+    assert not [line for line in tuning_lines(dict(rec, rematch=None)) if "split" in line]

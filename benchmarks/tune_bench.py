@@ -5,7 +5,9 @@ those scripts, repeatable, a name without ``.py``; ``--quick``: one plain run of
 ``--burner``: everything again beside a CPU burner, a process spinning on one core for the whole pass
 (``--burner-only``: that pass alone);
 ``--json FILE``: the rows as JSON; ``--tune-budget B``: passed to ``run --tune``; ``--timeout S``: per run;
-``--scripts DIR``: the scripts of another folder, fresh ones of your own that read the settings as these do).
+``--scripts DIR``: the scripts of another folder, fresh ones of your own that read the settings as these do;
+``--epochs N``: every run of every script, tuned, plain ``loaderlab run`` and plain A/B alike, runs N epochs
+(``LL_EPOCHS=N``; by default each its own count), so that ``--tune`` gets more rounds on a longer job).
 
 For each script:
 
@@ -55,6 +57,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 SCRIPTS = os.path.join(HERE, "tune_scripts")
 ENV_KEYS = {"num_workers": "LL_NUM_WORKERS", "prefetch_factor": "LL_PREFETCH", "pin_memory": "LL_PIN"}
+EPOCHS_KEY = "LL_EPOCHS"  # how many epochs a script runs (--epochs; unset: the script's own count)
 # The scripts are short (3-6 s, a few hundred batches): at run --tune's default of 10 % no setting gets two
 # rounds (a slice is at least 10 batches, a setting's first slice starts it up), at 30 % some get none
 BUDGET = "50%"
@@ -139,14 +142,18 @@ def run_process(argv: list[str], env: dict[str, str], timeout: float, cwd: str =
     return rc, out, err, time.perf_counter() - start
 
 
-def base_env() -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in ENV_KEYS.values()}
+def base_env(epochs: int | None = None) -> dict[str, str]:
+    """The environment of every run: the settings' keys and ``LL_EPOCHS`` cleared, ``LL_EPOCHS`` set again
+    where ``epochs`` is given (``--epochs``)."""
+    env = {k: v for k, v in os.environ.items() if k not in ENV_KEYS.values() and k != EPOCHS_KEY}
     env["PYTHONUNBUFFERED"] = "1"
+    if epochs is not None:
+        env[EPOCHS_KEY] = str(int(epochs))
     return env
 
 
-def change_env(change: dict) -> dict[str, str]:
-    env = base_env()
+def change_env(change: dict, epochs: int | None = None) -> dict[str, str]:
+    env = base_env(epochs)
     for key, value in change.items():
         env[ENV_KEYS[key]] = ("1" if value else "0") if key == "pin_memory" else str(int(value))
     return env
@@ -161,15 +168,15 @@ def loop_time(rc: int, out: str, err: str, wall: float) -> Run:
     return Run(None, round(wall, 4), f"exit {rc}: {tail}"[-600:])
 
 
-def plain(script: str, change: dict, timeout: float) -> Run:
-    return loop_time(*run_process([sys.executable, script], change_env(change), timeout))
+def plain(script: str, change: dict, timeout: float, epochs: int | None = None) -> Run:
+    return loop_time(*run_process([sys.executable, script], change_env(change, epochs), timeout))
 
 
-def tuned(script: str, budget: str | None, out: str, timeout: float) -> Run:
+def tuned(script: str, budget: str | None, out: str, timeout: float, epochs: int | None = None) -> Run:
     """The script under ``run --tune`` (``budget`` None: under plain ``run``, the model's job)."""
     tune = ["--tune", "--tune-budget", budget] if budget else []
     argv = [sys.executable, "-m", "loaderlab", "run", *tune, "-o", out, script]
-    return loop_time(*run_process(argv, base_env(), timeout))
+    return loop_time(*run_process(argv, base_env(epochs), timeout))
 
 
 def report(trace: str, timeout: float) -> dict[str, Any]:
@@ -251,7 +258,8 @@ def bench_script(name: str, args: argparse.Namespace, pass_: str, tmp: str) -> R
     row = Row(name, pass_)
     log = lambda msg: print(f"  [{pass_}] {name}: {msg}", file=sys.stderr, flush=True)  # noqa: E731
     trace = os.path.join(tmp, f"{name}-{pass_}")
-    first = tuned(script, args.tune_budget, trace, args.timeout)
+    epochs = args.epochs
+    first = tuned(script, args.tune_budget, trace, args.timeout, epochs)
     row.tuned.append(asdict(first))
     if first.error:
         row.tune_error = first.error
@@ -265,7 +273,7 @@ def bench_script(name: str, args: argparse.Namespace, pass_: str, tmp: str) -> R
     if not args.no_model:
         model = Run(None, 0.0)
         try:
-            model = tuned(script, None, trace + "-model", args.timeout)
+            model = tuned(script, None, trace + "-model", args.timeout, epochs)
             if not model.error:
                 read_model_run(report(trace + "-model.lltrace", args.timeout), row)
                 row.traced = asdict(model)
@@ -279,11 +287,11 @@ def bench_script(name: str, args: argparse.Namespace, pass_: str, tmp: str) -> R
     rounds = 1 if args.quick else args.runs
     tune_runs = 1 if args.quick else args.tune_runs
     for i in range(rounds):
-        row.own.append(asdict(plain(script, {}, args.timeout)))
+        row.own.append(asdict(plain(script, {}, args.timeout, epochs)))
         if change:
-            row.changed.append(asdict(plain(script, change, args.timeout)))
+            row.changed.append(asdict(plain(script, change, args.timeout, epochs)))
         if i + 1 < tune_runs:
-            row.tuned.append(asdict(tuned(script, args.tune_budget, f"{trace}-{i + 1}", args.timeout)))
+            row.tuned.append(asdict(tuned(script, args.tune_budget, f"{trace}-{i + 1}", args.timeout, epochs)))
         log(f"round {i + 1}: own {row.own[-1]['loop_s']}" + (f", changed {row.changed[-1]['loop_s']}" if change else "")
             + (f", tuned {row.tuned[-1]['loop_s']}" if i + 1 < tune_runs else ""))
     own, new, tune = med(row.own), med(row.changed), med(row.tuned)
@@ -368,6 +376,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--tune-runs", type=int, default=3, help="runs under --tune for the overhead (default 3)")
     p.add_argument("--tune-budget", default=BUDGET, help="passed to run --tune (default " + BUDGET.replace("%", "%%") + ")")
     p.add_argument("--timeout", type=float, default=180.0, help="seconds a run may take (default 180)")
+    p.add_argument("--epochs", type=int, metavar="N",
+                   help="every run of every script runs N epochs (LL_EPOCHS=N; default: each script's own)")
     p.add_argument("--json", metavar="FILE", help="write the rows as JSON")
     p.add_argument("--no-model", action="store_true",
                    help="skip the plain `loaderlab run` that gives the model's first pick")
@@ -378,6 +388,8 @@ def main(argv: list[str] | None = None) -> int:
     args.scripts = os.path.abspath(args.scripts)
     if args.runs < 1 or args.tune_runs < 1 or args.timeout <= 0:
         p.error("--runs and --tune-runs must be at least 1, --timeout above 0")
+    if args.epochs is not None and args.epochs < 1:
+        p.error("--epochs must be at least 1")
     if not os.path.isdir(args.scripts):
         p.error(f"--scripts: no folder {args.scripts}")
     names = scripts(args.only, args.scripts)

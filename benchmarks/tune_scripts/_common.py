@@ -2,8 +2,10 @@
 environment, a computing spin, a tiny PNG codec for machines without PIL, and the loop time on the last line.
 
 A script's own settings are its defaults; the harness re-runs it with ``LL_NUM_WORKERS``, ``LL_PREFETCH``
-(a prefetch_factor) and ``LL_PIN`` (1/0) set to try a suggested change. Each script prints ``loop_s=SECONDS``
-on its last line: the time of its training loop, set-up (writing files, building tensors) left out.
+(a prefetch_factor) and ``LL_PIN`` (1/0) set to try a suggested change, and ``LL_EPOCHS`` (an int >= 1) set
+to run more (or fewer) epochs than the script's own count. Each script prints ``loop_s=SECONDS``
+on its last line: the time of its training loop (all its epochs), set-up (writing files, building tensors)
+left out.
 """
 
 from __future__ import annotations
@@ -22,6 +24,20 @@ def settings(num_workers: int, prefetch_factor: int | None = None, pin_memory: b
     pf = int(os.environ["LL_PREFETCH"]) if os.environ.get("LL_PREFETCH") else prefetch_factor
     pin = os.environ.get("LL_PIN", "1" if pin_memory else "0") == "1"
     return nw, (pf if nw > 0 else None), pin
+
+
+def epochs(default: int) -> int:
+    """How many epochs the training loop runs: the script's own ``default``, or ``LL_EPOCHS`` (an int >= 1)."""
+    raw = os.environ.get("LL_EPOCHS", "").strip()
+    if not raw:
+        return default
+    try:
+        n = int(raw)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise ValueError(f"LL_EPOCHS={raw!r}: must be a whole number of epochs, 1 or more")
+    return n
 
 
 def spin(ms: float) -> None:

@@ -4,7 +4,7 @@ import time
 import torch
 from torch.utils.data import DataLoader, Dataset
 
-from _common import done, settings
+from _common import done, epochs, settings
 
 NW, PF, PIN = settings(4)
 
@@ -23,6 +23,7 @@ if __name__ == "__main__":
     loader = DataLoader(Frames(), batch_size=4, shuffle=True, num_workers=NW, prefetch_factor=PF, pin_memory=PIN)
     start = time.perf_counter()
     acc = torch.zeros(3)
-    for x, y in loader:
-        acc += x.mean(dim=(0, 2, 3))
+    for epoch in range(epochs(1)):
+        for x, y in loader:
+            acc += x.mean(dim=(0, 2, 3))
     done(start)

@@ -5,7 +5,7 @@ import time
 import torch
 from torch.utils.data import DataLoader, Dataset
 
-from _common import done, settings, spin
+from _common import done, epochs, settings, spin
 
 NW, PF, PIN = settings(2)
 
@@ -27,7 +27,7 @@ if __name__ == "__main__":
     loader = DataLoader(Records(), batch_size=4, shuffle=True, num_workers=NW, prefetch_factor=PF,
                         pin_memory=PIN, worker_init_fn=open_store, persistent_workers=False)
     start = time.perf_counter()
-    for epoch in range(6):
+    for epoch in range(epochs(6)):
         for x, y in loader:
             spin(0.5)
     done(start)

@@ -4,7 +4,7 @@ import time
 import torch
 from torch.utils.data import DataLoader, Dataset
 
-from _common import done, settings, spin
+from _common import done, epochs, settings, spin
 
 NW, PF, PIN = settings(4)
 
@@ -22,7 +22,7 @@ if __name__ == "__main__":
     loader = DataLoader(Records(), batch_size=4, shuffle=True, num_workers=NW, prefetch_factor=PF,
                         pin_memory=PIN, persistent_workers=NW > 0)
     start = time.perf_counter()
-    for epoch in range(4):
+    for epoch in range(epochs(4)):
         for x, y in loader:
             spin(1)
     done(start)

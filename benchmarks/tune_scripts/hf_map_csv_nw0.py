@@ -14,7 +14,7 @@ from datasets import load_dataset  # noqa: E402
 from torch import nn  # noqa: E402
 from torch.utils.data import DataLoader  # noqa: E402
 
-from _common import done, settings  # noqa: E402
+from _common import done, epochs, settings  # noqa: E402
 
 NW, PF, PIN = settings(0)
 WORDS = ["data", "loader", "batch", "worker", "torch", "tensor", "epoch", "queue"]
@@ -49,7 +49,7 @@ if __name__ == "__main__":
     loader = DataLoader(data, batch_size=32, shuffle=True, collate_fn=pad, num_workers=NW, prefetch_factor=PF,
                         pin_memory=PIN)
     start = time.perf_counter()
-    for epoch in range(3):
+    for epoch in range(epochs(3)):
         for ids, y in loader:
             loss = nn.functional.cross_entropy(model(ids), y)
             opt.zero_grad()

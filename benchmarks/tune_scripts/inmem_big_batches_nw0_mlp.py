@@ -5,7 +5,7 @@ import torch
 from torch import nn
 from torch.utils.data import DataLoader, TensorDataset
 
-from _common import done, settings
+from _common import done, epochs, settings
 
 NW, PF, PIN = settings(0)
 
@@ -17,7 +17,7 @@ if __name__ == "__main__":
     opt = torch.optim.SGD(model.parameters(), lr=0.05)
     loader = DataLoader(ds, batch_size=128, shuffle=True, num_workers=NW, prefetch_factor=PF, pin_memory=PIN)
     start = time.perf_counter()
-    for epoch in range(2):
+    for epoch in range(epochs(2)):
         for x, y in loader:
             loss = nn.functional.cross_entropy(model(x), y)
             opt.zero_grad()

@@ -5,7 +5,7 @@ import time
 import torch
 from torch.utils.data import DataLoader, IterableDataset
 
-from _common import done, settings, spin
+from _common import done, epochs, settings, spin
 
 NW, PF, PIN = settings(0)
 
@@ -20,6 +20,7 @@ class Stream(IterableDataset):
 if __name__ == "__main__":
     loader = DataLoader(Stream(), batch_size=32, num_workers=NW, prefetch_factor=PF, pin_memory=PIN)
     start = time.perf_counter()
-    for x, y in loader:
-        spin(3)
+    for epoch in range(epochs(1)):
+        for x, y in loader:
+            spin(3)
     done(start)

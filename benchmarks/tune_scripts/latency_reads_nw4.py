@@ -5,7 +5,7 @@ import torch
 from torch import nn
 from torch.utils.data import DataLoader, Dataset
 
-from _common import done, settings
+from _common import done, epochs, settings
 
 NW, PF, PIN = settings(4)
 
@@ -25,9 +25,10 @@ if __name__ == "__main__":
     opt = torch.optim.SGD(model.parameters(), lr=0.01)
     loader = DataLoader(Remote(), batch_size=8, shuffle=True, num_workers=NW, prefetch_factor=PF, pin_memory=PIN)
     start = time.perf_counter()
-    for x, y in loader:
-        loss = nn.functional.cross_entropy(model(x), y)
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
+    for epoch in range(epochs(1)):
+        for x, y in loader:
+            loss = nn.functional.cross_entropy(model(x), y)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
     done(start)

@@ -7,7 +7,7 @@ import torch
 from PIL import Image
 from torch.utils.data import DataLoader, Dataset
 
-from _common import done, settings
+from _common import done, epochs, settings
 
 NW, PF, PIN = settings(0)
 
@@ -41,7 +41,7 @@ if __name__ == "__main__":
     loader = DataLoader(MNISTLike(12000, to_normalized_tensor), batch_size=64, shuffle=True, num_workers=NW,
                         prefetch_factor=PF, pin_memory=PIN)
     start = time.perf_counter()
-    for epoch in range(2):
+    for epoch in range(epochs(2)):
         for x, y in loader:
             opt.zero_grad()
             torch.nn.functional.cross_entropy(model(x), y).backward()

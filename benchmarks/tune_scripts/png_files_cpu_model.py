@@ -8,7 +8,7 @@ import torch
 from torch import nn
 from torch.utils.data import DataLoader, Dataset
 
-from _common import done, read_png, settings, write_png
+from _common import done, epochs, read_png, settings, write_png
 
 NW, PF, PIN = settings(4)
 
@@ -44,7 +44,7 @@ if __name__ == "__main__":
     loader = DataLoader(Pngs(paths), batch_size=8, shuffle=True, num_workers=NW, prefetch_factor=PF,
                         pin_memory=PIN)
     start = time.perf_counter()
-    for epoch in range(2):
+    for epoch in range(epochs(2)):
         for x, y in loader:
             loss = nn.functional.cross_entropy(model(x), y)
             opt.zero_grad()

@@ -7,7 +7,7 @@ from torch import nn
 from torch.nn.utils.rnn import pad_sequence
 from torch.utils.data import DataLoader, Dataset
 
-from _common import done, settings
+from _common import done, epochs, settings
 
 NW, PF, PIN = settings(2)
 WORDS = ["data", "loader", "batch", "worker", "tensor", "model", "step", "epoch", "sample", "queue", "pin", "memory"]
@@ -38,9 +38,10 @@ if __name__ == "__main__":
     loader = DataLoader(Reviews(4000), batch_size=8, shuffle=True, collate_fn=pad_collate, num_workers=NW,
                         prefetch_factor=PF, pin_memory=PIN)
     start = time.perf_counter()
-    for batch in loader:
-        loss = nn.functional.cross_entropy(model(batch["input_ids"]), batch["label"])
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
+    for epoch in range(epochs(1)):
+        for batch in loader:
+            loss = nn.functional.cross_entropy(model(batch["input_ids"]), batch["label"])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
     done(start)

@@ -6,7 +6,7 @@ import torch.nn.functional as F
 from torch import nn
 from torch.utils.data import DataLoader, Dataset
 
-from _common import done, settings
+from _common import done, epochs, settings
 
 NW, PF, PIN = settings(2)
 KERNEL = torch.randn(8, 3, 7, 7, generator=torch.Generator().manual_seed(0)) / 50
@@ -29,9 +29,10 @@ if __name__ == "__main__":
     opt = torch.optim.SGD(model.parameters(), lr=0.01)
     loader = DataLoader(Features(), batch_size=4, shuffle=True, num_workers=NW, prefetch_factor=PF, pin_memory=PIN)
     start = time.perf_counter()
-    for x, y in loader:
-        loss = F.cross_entropy(model(x), y)
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
+    for epoch in range(epochs(1)):
+        for x, y in loader:
+            loss = F.cross_entropy(model(x), y)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
     done(start)

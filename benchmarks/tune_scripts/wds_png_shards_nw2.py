@@ -15,7 +15,7 @@ from PIL import Image
 from torch import nn
 from torch.utils.data import DataLoader
 
-from _common import done, settings
+from _common import done, epochs, settings
 
 NW, PF, PIN = settings(2)
 
@@ -50,7 +50,7 @@ if __name__ == "__main__":
     opt = torch.optim.SGD(model.parameters(), lr=0.01)
     loader = DataLoader(dataset, batch_size=16, num_workers=NW, prefetch_factor=PF, pin_memory=PIN)
     start = time.perf_counter()
-    for epoch in range(2):
+    for epoch in range(epochs(2)):
         for x, y in loader:
             loss = nn.functional.cross_entropy(model(x), y)
             opt.zero_grad()

@@ -158,3 +158,25 @@ def contested(record: dict[str, Any]) -> int | None:
     if not (choice.keep and choice.best and choice.speedup is not None and choice.speedup >= choice.floor):
         return None
     return choice.best if choice.wins or choice.paired < MIN_ROUNDS else None
+
+
+def next_turns(record: dict[str, Any], order: list[int], skipped: list[int], plan: SlicePlan, budget_s: float,
+               share_s: float) -> tuple[list[int], bool] | None:
+    """The settings the next epoch's share goes to, from the whole ``tuning`` record so far, and whether that is
+    a rematch (None: the tuning is done). ``order``: the settings still tried; ``skipped``: those no share has
+    afforded yet; ``budget_s``: the shares so far with the next; ``share_s``: one epoch's share.
+
+    Where those still tried lack rounds, their turns go on, joined by the skipped ones the shares so far
+    afford. Where they are decided and some were never tried, the next share goes to the job's own setting
+    and the next of those by :meth:`SlicePlan.priority` that one share affords (at least one): a decided
+    tuning once ended after one epoch's share had tried two of five settings, in a 6-epoch job whose
+    ``num_workers=4`` was 2.6x faster than its own and 1.4x the one adopted. Then, where the rounds split
+    (:func:`contested`), the job's own and that setting alone."""
+    if not decided({i: record["candidates"][i] for i in order}):
+        more = [i for i in plan.tried(budget_s) if i in skipped]
+        return sorted(order + more), False
+    if skipped:
+        affords = int(share_s // ((plan.slice_batches or FIRST_SLICE) * plan.per_batch * MIN_SLICES)) - 1
+        return [0] + sorted(skipped, key=plan.priority)[:max(1, affords)], False
+    rival = contested(record)
+    return ([0, rival], True) if rival is not None else None

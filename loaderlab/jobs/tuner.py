@@ -12,8 +12,9 @@ slice that starts a candidate's workers is start-up, never a rate (its first wai
 is the start-up, reported apart). Slices are sized from the job's own first slice, and where the budget
 cannot give every candidate enough of them a guess picks which to try (:mod:`.tune_plan`). Tuning stops when
 its time budget is spent or every candidate left has ``ROUNDS`` measured slices; candidates far behind the
-leader are dropped after ``MIN_ROUNDS`` rounds; where the rounds split between the job's own setting and the
-leader, the next epoch's share goes to those two alone (:func:`.tune_plan.contested`). The measured best (:func:`~loaderlab.trace.diagnosis.tuning.
+leader are dropped after ``MIN_ROUNDS`` rounds. A share budget's later epochs go to the settings no share had
+afforded, then, where the rounds split between the job's own setting and the leader, to those two alone
+(:func:`.tune_plan.next_turns`). The measured best (:func:`~loaderlab.trace.diagnosis.tuning.
 tuning_choice`, also what the report prints) is then adopted for the rest of the job. Knows nothing of
 files (:mod:`.stream`), plotly or streamlit.
 """
@@ -31,7 +32,7 @@ from ..trace.diagnosis.tuning import MIN_ROUNDS, rates, tuning_choice
 from ..engine.cores import cpu_count
 from .candidates import Setting, candidates, own_setting
 from .loader_only import measure_loader_only, StepCost, variants
-from .tune_plan import contested, decided, FIRST_SLICE, laggards, pause_setting, SlicePlan
+from .tune_plan import FIRST_SLICE, laggards, next_turns, pause_setting, SlicePlan
 from .tune_progress import progress
 from .tune_slices import Candidate, clocks, count, Slice
 
@@ -162,7 +163,7 @@ class Tuner:
         """A slice outside the tuning (this epoch's share is spent): the job's own setting, or one measured
         faster (:func:`.tune_plan.pause_setting`), serves the epoch on, untimed, a few slices' worth at a time,
         until the next epoch's share resumes the turns."""
-        leader = pause_setting(self._records())
+        leader = pause_setting(self._records(measured=True))
         if leader not in self.cands:
             self.cands[leader] = Candidate(self.loader, self.settings[leader])
         items = self._take(4 * (self.plan.slice_batches or FIRST_SLICE), indices)
@@ -220,9 +221,10 @@ class Tuner:
         self.skipped = [i for i in self.order if i not in tried]
         self.order = [i for i in self.order if i in tried]
 
-    def _records(self) -> dict[int, dict[str, Any]]:
-        """The records of the settings still tried, by index (``{}`` for one that has not run yet)."""
-        return {i: self.cands[i].record() if i in self.cands else {} for i in self.order}
+    def _records(self, measured: bool = False) -> dict[int, dict[str, Any]]:
+        """The records of the settings still tried, by index (``{}`` for one that has not run yet), or with
+        ``measured`` of every setting that ran."""
+        return {i: self.cands[i].record() if i in self.cands else {} for i in (self.cands if measured else self.order)}
 
     def _drop_laggards(self) -> None:
         if self.round < MIN_ROUNDS:
@@ -248,19 +250,15 @@ class Tuner:
     def end_epoch(self, now: float) -> None:
         """The job's epoch ended: a slice cut short still counts (a short slice gives no rate)."""
         self.pushback = []  # the old epoch's: the new one draws its own
-        settled = self.paused and decided(self._records())
-        rival = contested(self.record()) if settled else None
-        if self.paused and (self.shares >= SHARE_EPOCHS or (settled and rival is None)):
-            self._finish("budget")  # the epochs after it are traced with the measured best
-        elif self.paused:  # the new epoch's share: the turns go on where they stopped
-            if rival is not None:
-                self._rematch(rival)
-            self.paused, self.shares = False, self.shares + 1
-            self.budget_s = (self.budget_s or 0.0) + (self.epoch_budget_s or 0.0)
-            more = [i for i in self.plan.tried(self.budget_s) if i in self.skipped]
-            if more and self.rematch is None:  # the shares so far allow settings one epoch's could not: they join
-                self.skipped = [i for i in self.skipped if i not in more]
-                self.order = sorted(self.order + more)
+        if self.paused:
+            budget_s = (self.budget_s or 0.0) + (self.epoch_budget_s or 0.0)
+            turns = None if self.shares >= SHARE_EPOCHS else next_turns(
+                self.record(), self.order, self.skipped, self.plan, budget_s, self.epoch_budget_s or 0.0)
+            if turns is None:
+                self._finish("budget")  # the epochs after it are traced with the measured best
+            else:  # the new epoch's share (:func:`.tune_plan.next_turns`)
+                self.paused, self.shares, self.budget_s = False, self.shares + 1, budget_s
+                self._next_share(*turns)
         if self.slice is not None and self.slice.pause:
             self._end_pause()
         elif self.slice is not None and self.slice.handed == len(self.slice.items):
@@ -269,16 +267,23 @@ class Tuner:
             self.slice.items = self.slice.items[:self.slice.handed]
             self._end_slice(now)
 
-    def _rematch(self, rival: int) -> None:
-        """The rounds so far split between the job's own setting and ``rival`` (:func:`.tune_plan.contested`):
-        the next epoch's share goes to those two alone, in a new round, the job's own first. The others are
-        measured enough; their workers go now."""
+    def _next_share(self, turns: list[int], rematch: bool) -> None:
+        """The next epoch's share goes to ``turns``: where they are not the settings tried so far, in a new round
+        (the job's own first), and the workers of those that leave go now (not the leader's: it may serve a
+        pause). A rematch (the rounds split) is kept in the record: the report says so."""
+        if turns == self.order:
+            return  # the turns go on where they stopped
+        leader = pause_setting(self._records(measured=True))
         for i in self.order:
-            if i not in (0, rival) and i in self.cands:
+            if i not in turns and i != leader and i in self.cands:
                 self.cands[i].active = False
                 self.cands[i].close()
-        self.order, self.rematch = [0, rival], rival
-        if self.turn:
+        grew = set(self.order) <= set(turns)  # settings join the turns: they go on where they stopped
+        self.skipped = [i for i in self.skipped if i not in turns]
+        self.order = turns
+        if rematch:
+            self.rematch = turns[1]
+        if not grew and self.turn:
             self.turn, self.round = 0, self.round + 1
 
     def take_pushback(self) -> list:

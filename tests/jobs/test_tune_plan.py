@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from loaderlab.jobs.candidates import Setting
-from loaderlab.jobs.tune_plan import contested, decided, laggards, min_batches, pause_setting, SLICE_S, SlicePlan
+from loaderlab.jobs.tune_plan import (contested, decided, laggards, min_batches, next_turns, pause_setting, SLICE_S,
+                                      SlicePlan)
 
 OWN = Setting(2, 2, False)
 SETTINGS = [OWN, Setting(0, None, False), Setting(1, 2, False), Setting(4, 2, False), Setting(2, 4, False)]
@@ -148,6 +149,18 @@ def _tuner_at_an_epochs_end(own: list[float], rival: list[float], third: list[fl
     return tuner
 
 
+def test_settings_never_tried_join_a_new_round_and_the_leader_keeps_its_workers():
+    tuner = _tuner_at_an_epochs_end([100.0, 100.0], [150.0, 140.0], [80.0, 85.0])
+    tuner.settings.append(Setting(4, 2, False))
+    tuner.plan = SlicePlan(tuner.settings, tuner.settings[0], cores=2)
+    tuner.plan.per_batch, tuner.plan.slice_batches, tuner.plan.slice_s = 0.01, 10, 0.1
+    tuner.skipped = [3]
+    tuner.end_epoch(now=10.0)
+    assert not tuner.done and tuner.rematch is None
+    assert (tuner.order, tuner.skipped, tuner.turn, tuner.round) == ([0, 3], [], 0, 4)
+    assert tuner.cands[2].closed and not tuner.cands[1].closed  # 1 leads: it serves the pauses
+
+
 def test_a_split_verdict_gives_the_next_epochs_share_to_the_two_alone():
     tuner = _tuner_at_an_epochs_end([100.0, 100.0], [150.0, 90.0], [80.0, 85.0])
     tuner.end_epoch(now=10.0)
@@ -164,3 +177,41 @@ def test_an_agreed_verdict_ends_the_tuning_at_the_epochs_end():
     kept = _tuner_at_an_epochs_end([100.0, 100.0], [90.0, 95.0], [80.0, 85.0])
     kept.end_epoch(now=10.0)
     assert kept.done and kept.adopted == 0
+
+
+def _five(own: list[float], **measured: list[float]) -> dict:
+    """A whole record of SETTINGS' five candidates: the job's own turns, and those named (c1 ... c4)."""
+    rows = [_record(own, [])["candidates"][0]] + [
+        {"setting": {"num_workers": s.num_workers, "prefetch_factor": s.prefetch_factor, "pin_memory": False},
+         "slices": _record([], measured.get(f"c{i}", []))["candidates"][1]["slices"]}
+        for i, s in enumerate(SETTINGS) if i]
+    return {"candidates": rows}
+
+
+def _plan() -> SlicePlan:
+    plan = SlicePlan(SETTINGS, OWN, cores=4)
+    plan.per_batch, plan.slice_batches, plan.slice_s = 0.01, 10, 0.1  # a slice 0.1 s: three of them 0.3 s
+    return plan
+
+
+def test_a_decided_tuning_gives_the_next_share_to_the_settings_never_tried():
+    # the first epoch's share tried the job's own and 4 workers (priority: as many workers as cores); a 6-epoch
+    # job's tuning once ended there, where 4 workers were not its best
+    rec = _five([100.0, 100.0], c3=[150.0, 160.0])
+    # a share of 0.65 s gives 0.3 s (three slices) to the job's own and to one more; 1.25 s to the own and three
+    assert next_turns(rec, [0, 3], [1, 2, 4], _plan(), budget_s=1.3, share_s=0.65) == ([0, 1], False)
+    assert next_turns(rec, [0, 3], [1, 2, 4], _plan(), budget_s=2.5, share_s=1.25) == ([0, 1, 2, 4], False)
+    assert next_turns(rec, [0, 3], [1, 2, 4], _plan(), budget_s=0.4, share_s=0.2) == ([0, 1], False)  # one at least
+
+
+def test_turns_that_lack_rounds_go_on_joined_by_what_the_shares_afford():
+    rec = _five([100.0, 100.0], c3=[150.0])
+    assert next_turns(rec, [0, 3], [1, 2, 4], _plan(), budget_s=0.6, share_s=0.3) == ([0, 3], False)
+    assert next_turns(rec, [0, 3], [1, 2, 4], _plan(), budget_s=1.25, share_s=0.6) == ([0, 1, 2, 3], False)
+
+
+def test_with_every_setting_tried_a_split_gets_a_rematch_and_an_agreed_verdict_ends_it():
+    split = _five([100.0, 100.0], c1=[150.0, 90.0], c2=[80.0, 85.0])
+    assert next_turns(split, [0, 1, 2], [], _plan(), budget_s=1.2, share_s=0.6) == ([0, 1], True)
+    agreed = _five([100.0, 100.0], c1=[150.0, 140.0], c2=[80.0, 85.0])
+    assert next_turns(agreed, [0, 1, 2], [], _plan(), budget_s=1.2, share_s=0.6) is None

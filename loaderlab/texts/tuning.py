@@ -115,6 +115,13 @@ TEXTS = {
               "돌렸고, 배치마다 여러분의 스텝처럼 샘플당 {cpu_ms:.3f} ms 계산하고 {idle_ms:.3f} ms 기다리는 "
               "대역 스텝을 붙였습니다",
     },
+    "tuning.loader_only.none": {
+        "en": "Not measured without your step: batch_size and in_order change the batches, so they are tried on the "
+              "loader alone with the last quarter of the budget, and it ran out first ({variants}); a larger "
+              "--tune-budget tries them.",
+        "ko": "여러분의 스텝 없이 재지 못함: batch_size와 in_order는 배치를 바꾸므로 예산의 마지막 4분의 1로 로더만 "
+              "따로 재는데, 예산이 먼저 다 됐습니다({variants}). --tune-budget을 늘리면 잽니다.",
+    },
     "tuning.loader_only.suggest": {
         "en": "Suggestion (measured without your step): {change}: {speedup:.2f}× the samples per second of your "
               "batch_size (faster in {wins} of the {paired} rounds both ran). It changes your batches: check that "

@@ -66,3 +66,14 @@ def test_a_loader_only_win_is_labelled_measured_without_your_step():
     [s] = tuning_suggestions(rec)
     assert s["without_your_step"] and s["measured"] and s["change"] == "batch_size=16"
     assert tuning_suggestions(_record([[100, 100, 100], [90, 90, 90], [101, 99, 100]])) == []
+
+
+def test_trials_the_budget_left_no_time_for_are_one_line_not_a_row_each():
+    rec = _record([[], [], []])
+    assert loader_only_lines(rec["loader_only"]) == [
+        "Not measured without your step: batch_size and in_order change the batches, so they are tried on the "
+        "loader alone with the last quarter of the budget, and it ran out first (batch_size=8; batch_size=4; "
+        "batch_size=16); a larger --tune-budget tries them."]
+    assert loader_only_lines(rec["loader_only"], "ko")[0].startswith("여러분의 스텝 없이 재지 못함")
+    assert len(loader_only_lines(_record([[100, 100], [], []])["loader_only"])) == 4  # one measured: the table
+    assert tuning_suggestions(rec) == []

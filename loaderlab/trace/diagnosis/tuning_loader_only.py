@@ -32,6 +32,9 @@ def loader_only_lines(loader_only: dict[str, Any] | None, lang: str = "en") -> l
     if not loader_only:
         return []
     rec = _as_record(loader_only)
+    if not any(rates(c) for c in rec["candidates"]):  # one line, not a row each saying the same
+        return [text("tuning.loader_only.none", lang,
+                     variants="; ".join(_variant_text(c["setting"]) for c in rec["candidates"]))]
     stand = loader_only["stand_in"]
     lines = [text("tuning.loader_only.title", lang, cpu_ms=stand["cpu_per_sample_s"] * 1e3,
                   idle_ms=stand["idle_per_sample_s"] * 1e3)]

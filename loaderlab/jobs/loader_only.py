@@ -21,6 +21,7 @@ from typing import Any
 import torch
 import torch.utils.data
 
+from ..trace.diagnosis.tuning import MIN_ROUNDS
 from .candidates import Setting
 from .patch import torch_iter
 from .tune_slices import plain_loader, Slice
@@ -78,11 +79,20 @@ class _Feed(list):
 
 
 def measure_loader_only(loader: torch.utils.data.DataLoader, adopted: Setting, step: StepCost,
-                        budget_s: float, slice_samples: int) -> dict[str, Any] | None:
-    """Each variant's samples/s per slice, in turns, until ``budget_s`` is spent or ``ROUNDS`` rounds ran."""
+                        budget_s: float, slice_samples: int, slice_s: float = 0.0,
+                        start_s: float = 0.0) -> dict[str, Any] | None:
+    """Each variant's samples/s per slice, in turns, until ``budget_s`` is spent or ``ROUNDS`` rounds ran.
+    ``slice_s``, ``start_s``: a slice's and a start of the adopted setting's workers' seconds in the job. Where
+    the budget cannot give each variant two measured slices (after the one that starts its workers), none
+    runs: a trial that could measure nothing only costs the job (a job of 3 workers spent 1.3 s starting one
+    variant's workers, its first slice no rate, with 0.25 s of budget left)."""
     found = variants(loader, adopted)
     if len(found) < 2 or budget_s <= 0:
         return None
+    warm = 1 if adopted.num_workers else 0
+    if len(found) * ((MIN_ROUNDS + warm) * slice_s + warm * start_s) > budget_s:
+        return {"stand_in": step.as_dict(), "slice_samples": slice_samples, "unaffordable": True,
+                "variants": [{"change": v, "slices": []} for v in found]}
     n = len(loader.dataset)
     gen = torch.Generator().manual_seed(0)
     feeds = [_Feed() for _ in found]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 
+import pytest
 import torch
 from torch.utils.data import DataLoader
 
@@ -77,3 +78,26 @@ def test_trials_the_budget_left_no_time_for_are_one_line_not_a_row_each():
     assert loader_only_lines(rec["loader_only"], "ko")[0].startswith("여러분의 스텝 없이 재지 못함")
     assert len(loader_only_lines(_record([[100, 100], [], []])["loader_only"])) == 4  # one measured: the table
     assert tuning_suggestions(rec) == []
+
+
+class _Unread(torch.utils.data.Dataset):
+    """A dataset no trial may read: any sample fails."""
+
+    def __len__(self):
+        return 64
+
+    def __getitem__(self, i):
+        raise RuntimeError("a trial ran")
+
+
+def test_a_budget_that_cannot_give_each_variant_two_measured_slices_runs_none():
+    # 4 variants (batch_size 8, 4, 16; in_order=False) x (a start slice + two measured) x 0.1 s, plus their
+    # workers' starts of 0.2 s: 2.0 s wanted, 1.0 s left
+    loader = DataLoader(_Unread(), batch_size=8, num_workers=2)
+    found = measure_loader_only(loader, Setting(2, 2, False), StepCost(1e-5, 0.0), budget_s=1.0, slice_samples=64,
+                                slice_s=0.1, start_s=0.2)
+    assert found["unaffordable"] and [v["slices"] for v in found["variants"]] == [[], [], [], []]
+    assert loader_only_lines(found)[0].startswith("Not measured without your step")
+    with pytest.raises(RuntimeError, match="a trial ran"):  # with the budget it wants, the trials run
+        measure_loader_only(loader, Setting(2, 2, False), StepCost(1e-5, 0.0), budget_s=2.5, slice_samples=64,
+                            slice_s=0.1, start_s=0.2)

@@ -58,14 +58,17 @@ class SlicePlan:
             n = max(n, min(longer, self.most_batches or longer))
         return n
 
-    def too_long(self, who: int, handed: int, elapsed_s: float) -> bool:
+    def too_long(self, who: int, handed: int, elapsed_s: float, warm: bool = False) -> bool:
         """A slow setting's slice ends at twice the planned length once it has a rate (:func:`min_batches`
         handed): the budget holds. The planned length is the slice's batches at the job's own pace where the
         deepest setting's fewest batches made it longer than the planned time: beside a CPU burner (56 ms a
         batch, slices of 20 batches planned at 0.1 s) a cut at 0.2 s took 3 batches, before any rate, and its
-        workers, closed with the slice, started again in its next: 1 worker was never measured."""
+        workers, closed with the slice, started again in its next: 1 worker was never measured. A ``warm`` slice
+        (it started its workers) is never cut: it gives no rate however long it runs, and its cut closed the
+        workers, so each next slice started them again (a job's 2-worker setting: 5 slices, each warm, no rate)."""
         planned = max(self.slice_s or 0.0, (self.slice_batches or 0) * self.per_batch)
-        return self.slice_s is not None and handed >= min_batches(self.settings[who]) and elapsed_s > 2 * planned
+        return self.slice_s is not None and not warm and handed >= min_batches(self.settings[who]) and \
+            elapsed_s > 2 * planned
 
     def make(self, per_batch: float, first_samples: float, epoch_batches: int, budget: tuple[str, float],
              budget_s: float | None) -> tuple[float, list[int]]:

@@ -86,7 +86,7 @@ class Tuner:
         elif self.slice is not None and self.slice.handed == len(self.slice.items):
             self._end_slice(now)
         elif self.slice is not None and not self.slice.pause and \
-                self.plan.too_long(self.slice.who, self.slice.handed, now - self.slice.started):
+                self.plan.too_long(self.slice.who, self.slice.handed, now - self.slice.started, self.slice.warm):
             self.pushback = self.slice.items[self.slice.handed:] + self.pushback  # the next slice serves them
             self.slice.items = self.slice.items[:self.slice.handed]
             who = self.slice.who

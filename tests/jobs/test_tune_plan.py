@@ -44,6 +44,8 @@ def test_a_slow_slice_ends_at_twice_its_planned_length_once_it_has_a_rate():
     plan.make(0.015625, 32.0, 1000, ("seconds", 4.6875), 4.6875)  # slices of 0.3125 s
     # 4 workers, prefetch 2: a rate needs 20 batches (min_batches)
     assert plan.too_long(3, 20, 0.63) and not plan.too_long(3, 19, 0.63) and not plan.too_long(3, 20, 0.62)
+    # a slice that started its workers gives no rate: cut (and its workers closed), the next one starts them again
+    assert not plan.too_long(3, 20, 5.0, warm=True)
 
 
 def test_a_slice_made_longer_by_the_deepest_setting_is_cut_at_twice_its_batches_time():

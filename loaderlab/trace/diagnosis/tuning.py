@@ -3,7 +3,8 @@
 Twin of nothing in torch. Reads a loader's ``tuning`` record (written by :mod:`loaderlab.jobs.tuner`):
 
 ``{"own": SETTING, "candidates": [{"setting": SETTING, "startup_s": S | null, "slices": [SLICE...]}],
-"budget_s", "spent_s", "slice_batches", "stopped", "adopted": INDEX | null}`` where a SETTING is
+"budget_s", "spent_s", "slice_batches", "stopped", "adopted": INDEX | null, "rematch": INDEX | null}`` (rematch: the
+setting a later epoch's share tried alone against the job's own, their first rounds split) where a SETTING is
 ``{"num_workers", "prefetch_factor", "pin_memory"}`` and a SLICE is ``{"round", "samples", "seconds",
 "warm", "all_samples", "elapsed_s"}``: ``samples`` handed to the job in ``seconds`` of its steady part
 (between receipts of whole waves of batches, the user's step included: :meth:`loaderlab.jobs.tune_slices.

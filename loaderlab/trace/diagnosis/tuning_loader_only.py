@@ -4,7 +4,8 @@ labelled "measured without your step" (issue 33, item 3).
 
 Twin of nothing in torch. Reads a tuning record's ``loader_only`` part (written by
 :mod:`loaderlab.jobs.loader_only`): ``{"stand_in": {"cpu_per_sample_s", "idle_per_sample_s"}, "variants":
-[{"change": {...}, "slices": [SLICE...]}]}``, the job's own batch_size first, chosen by the same
+[{"change": {...}, "slices": [SLICE...]}]}`` (``"unaffordable": true`` where the budget left could not measure
+them, none ran), the job's own batch_size first, chosen by the same
 :func:`.tuning.tuning_choice` as the settings tried inside the job. Knows nothing of torch, plotly or streamlit.
 """
 

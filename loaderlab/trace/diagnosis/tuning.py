@@ -71,6 +71,23 @@ def _turns(candidate: dict[str, Any]) -> list[tuple[int, float]]:
             if s.get("seconds", 0) > 0 and not s.get("warm")]
 
 
+def paired_turns(own: list[tuple[int, float]], theirs: list[tuple[int, float]]) -> list[tuple[float, float]]:
+    """``(own rate, their rate)`` pairs of turns taken in the same round, or else one round apart (such turns
+    share the machine's drift): each of their turns in order takes the job's own turn of its round, or of the
+    next, or of the one before, that no earlier turn took. (By round number alone a job's own first turn,
+    which starts its workers, left its pair out: two measured turns of each made one pair. Zipped in order, a
+    setting that joined the turns in a later epoch's share paired its round 8 with the own's round 0: a job
+    whose ``num_workers=4`` measured 3.5x its own in 2 of 2 rounds read "too few rounds".)"""
+    free = dict.fromkeys(range(len(own)))
+    pairs = []
+    for b, rate in theirs:
+        j = next((j for d in (0, 1, -1) for j in free if own[j][0] == b + d), None)
+        if j is not None:
+            del free[j]
+            pairs.append((own[j][1], rate))
+    return pairs
+
+
 def epoch_seconds(candidate: dict[str, Any], record: dict[str, Any]) -> float | None:
     """Seconds of one epoch of the job (``record["epoch_samples"]``) with this setting, composed of its own
     measurements: the epoch's samples at its median steady rate, plus its start-up: how much longer its first
@@ -102,11 +119,7 @@ def tuning_choice(record: dict[str, Any]) -> TuningChoice:
     best = min((t, i) for i, t in epochs.items())[1] if composed else max(measured)[1]
     if best == 0:
         return TuningChoice(0, 1.0, 0, 0, True)
-    # each one's measured turns in order, paired where they were taken in the same round or the next: such turns
-    # share the machine's drift. (By round number alone a job's own first turn, which starts its workers, left
-    # its pair out: two measured turns of each made one pair.)
-    rounds = [(mine, theirs) for (a, mine), (b, theirs) in zip(_turns(cands[0]), _turns(cands[best]))
-              if abs(a - b) <= 1]
+    rounds = paired_turns(_turns(cands[0]), _turns(cands[best]))
     wins = sum(theirs > mine for mine, theirs in rounds)
     speedup = epochs[0] / epochs[best] if composed else median(rates(cands[best])) / median(own)
     floor, busy = least_told(record, cands[best], MIN_SPEEDUP)

@@ -161,7 +161,7 @@ def test_a_faster_setting_that_shared_too_few_rounds_is_untold_not_keep():
     two["slices"] += [{"round": r, "samples": 1200, "seconds": 1.0, "warm": False, "batches": 10} for r in (3, 4)]
     rec = record(own, two)
     choice = tuning_choice(rec)
-    assert choice.keep and choice.paired == 0 and choice.speedup >= 1.05
+    assert choice.keep and choice.paired == 1 and choice.speedup >= 1.05  # its round 3 with the own's round 2
     lines = tuning_lines(rec)
     assert any(line.startswith("Too few rounds to tell") for line in lines)
     assert not any(line.startswith("Keep your settings") for line in lines)
@@ -260,3 +260,25 @@ def test_a_rematch_that_decided_a_split_is_said_beside_the_choice():
     assert text.index(said[0]) < next(i for i, line in enumerate(text) if "Suggestion" in line)
     assert any("num_workers=2, prefetch_factor=2와 현재 설정의 승부가" in line for line in tuning_lines(rec, "ko"))
     assert not [line for line in tuning_lines(dict(rec, rematch=None)) if "split" in line]
+
+
+def test_a_setting_that_joined_in_a_later_share_pairs_with_the_owns_turns_of_its_rounds():
+    # the job's own measured in rounds 0-12 (no workers); num_workers=4 joined at round 7 (its start), measured
+    # in rounds 8 and 9: zipped in order its turns met the own's rounds 0 and 1 and made no pair
+    own = {"setting": OWN, "startup_s": None,
+           "slices": [{"round": r, "samples": 800 + r, "seconds": 1.0, "warm": False, "batches": 10}
+                      for r in range(13)]}
+    late = {"setting": FOUR, "startup_s": 0.05,
+            "slices": [{"round": 7, "samples": 10, "seconds": 1.0, "warm": True, "batches": 10}] +
+                      [{"round": r, "samples": 2900, "seconds": 1.0, "warm": False, "batches": 60} for r in (8, 9)]}
+    choice = tuning_choice(record(own, late))
+    assert (choice.best, choice.paired, choice.wins, choice.keep) == (1, 2, 2, False)
+
+
+def test_turns_pair_in_their_round_else_the_next_else_the_one_before_each_once():
+    from loaderlab.trace.diagnosis.tuning import paired_turns
+
+    assert paired_turns([(1, 10.0), (2, 20.0)], [(0, 1.0), (1, 2.0)]) == [(10.0, 1.0), (20.0, 2.0)]
+    assert paired_turns([(3, 30.0), (4, 40.0)], [(3, 3.0), (4, 4.0)]) == [(30.0, 3.0), (40.0, 4.0)]
+    assert paired_turns([(2, 20.0)], [(3, 3.0), (3, 3.5)]) == [(20.0, 3.0)]  # an own turn pairs once
+    assert paired_turns([(0, 1.0)], [(5, 5.0)]) == []  # rounds apart: no pair

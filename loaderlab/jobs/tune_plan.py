@@ -7,9 +7,9 @@ budget (a share of one epoch) and the most batches a slice may take (two slices 
 budget cannot give every setting ``MIN_SLICES`` slices, a guess ranks which to try (:meth:`SlicePlan.priority`:
 it orders the trying only; every number printed is measured). What the measurements so far decide while the
 tuning goes on: which setting serves a pause (:func:`pause_setting`), which are dropped (:func:`laggards`),
-whether the choice is made (:func:`decided`) and which setting a split verdict leaves to a rematch with the
-job's own (:func:`contested`). Knows nothing of loaders' iteration
-(:mod:`.tuner`), of files, plotly or streamlit.
+whether the choice is made (:func:`decided`), which setting a split verdict leaves to a rematch with the
+job's own (:func:`contested`), and where the next epoch's share goes (:func:`next_turns`). Knows nothing of
+loaders' iteration (:mod:`.tuner`), of files, plotly or streamlit.
 """
 
 from __future__ import annotations

@@ -31,7 +31,7 @@ from ..trace.diagnosis.tuning_noise import BUSY_CORES, busy_cores
 from ..trace.diagnosis.tuning import MIN_ROUNDS, rates, tuning_choice
 from ..engine.cores import cpu_count
 from .candidates import Setting, candidates, own_setting
-from .loader_only import measure_loader_only, StepCost, variants
+from .loader_only import after_tuning, variants
 from .tune_plan import FIRST_SLICE, laggards, next_turns, pause_setting, SlicePlan
 from .tune_progress import progress
 from .tune_slices import Candidate, clocks, count, Slice
@@ -241,15 +241,8 @@ class Tuner:
         for cand in self.cands.values():
             cand.close()
         progress(self, final=True)
-        step = StepCost.from_steps(self.steps)
-        if step is not None and self.in_job_share < 1.0:  # what the in-job slices left of the budget, its quarter
-            left = min((self.budget_s or 0) * (1 - self.in_job_share), (self.budget_s or 0) - self.spent)
-            batches = self.plan.slice_batches or FIRST_SLICE
-            adopted = self.cands.get(self.adopted or 0)
-            start_s = adopted.first_waits[0] if adopted is not None and adopted.first_waits else 0.0
-            self.loader_only = measure_loader_only(self.loader, self.adopted_setting(), step, left,
-                                                   batches * (self.loader.batch_size or 1),
-                                                   slice_s=batches * self.plan.per_batch, start_s=start_s)
+        if self.in_job_share < 1.0:
+            self.loader_only = after_tuning(self)
 
     def end_epoch(self, now: float) -> None:
         """The job's epoch ended: a slice cut short still counts (a short slice gives no rate)."""

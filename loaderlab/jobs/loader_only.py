@@ -16,7 +16,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from statistics import median
-from typing import Any, TYPE_CHECKING
+from typing import Any
 
 import torch
 import torch.utils.data
@@ -24,11 +24,8 @@ import torch.utils.data
 from ..trace.diagnosis.tuning import MIN_ROUNDS
 from .candidates import Setting
 from .patch import torch_iter
-from .tune_plan import FIRST_SLICE
-from .tune_slices import plain_loader, Slice
-
-if TYPE_CHECKING:
-    from .tuner import Tuner
+from .tune_plan import FIRST_SLICE, SlicePlan
+from .tune_slices import Candidate, plain_loader, Slice
 
 ROUNDS = 3
 
@@ -124,21 +121,18 @@ def measure_loader_only(loader: torch.utils.data.DataLoader, adopted: Setting, s
             "variants": [{"change": v, "slices": s} for v, s in zip(found, slices)]}
 
 
-def after_tuning(tuner: "Tuner") -> dict[str, Any] | None:
-    """The trials once the in-job tuning is done, with the adopted setting: what the in-job slices left of the
-    budget, at most its last quarter, slices as long as the job's, a stand-in for the step the job's real steps
-    measured (None without a step)."""
-    step = StepCost.from_steps(tuner.steps)
+def after_tuning(loader: torch.utils.data.DataLoader, adopted: Setting, steps: list[tuple[int, float, float]],
+                 plan: SlicePlan, left_s: float, tried: Candidate | None) -> dict[str, Any] | None:
+    """The trials once the in-job tuning is done, with the ``adopted`` setting: ``left_s`` of budget, slices as
+    long as the job's (``plan``), a stand-in for the step its real ``steps`` measured (None without a step);
+    ``tried``: the adopted setting's candidate, whose first slice's wait is a start of its workers."""
+    step = StepCost.from_steps(steps)
     if step is None:
         return None
-    budget_s = tuner.budget_s or 0.0
-    left = min(budget_s * (1 - tuner.in_job_share), budget_s - tuner.spent)
-    batches = tuner.plan.slice_batches or FIRST_SLICE
-    adopted = tuner.cands.get(tuner.adopted or 0)
-    start_s = adopted.first_waits[0] if adopted is not None and adopted.first_waits else 0.0
-    return measure_loader_only(tuner.loader, tuner.adopted_setting(), step, left,
-                               batches * (tuner.loader.batch_size or 1), slice_s=batches * tuner.plan.per_batch,
-                               start_s=start_s)
+    start_s = tried.first_waits[0] if tried is not None and tried.first_waits else 0.0
+    batches = plan.slice_batches or FIRST_SLICE
+    return measure_loader_only(loader, adopted, step, left_s, batches * (loader.batch_size or 1),
+                               slice_s=batches * plan.per_batch, start_s=start_s)
 
 
 def _one_slice(trial, feed: list, step: StepCost, adopted: Setting, round_: int) -> dict[str, Any]:

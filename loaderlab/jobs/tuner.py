@@ -28,12 +28,12 @@ import torch
 import torch.utils.data
 
 from ..trace.diagnosis.tuning_noise import BUSY_CORES, busy_cores
-from ..trace.diagnosis.tuning import MIN_ROUNDS, rates, tuning_choice
+from ..trace.diagnosis.tuning import MIN_ROUNDS, rates, setting_text, tuning_choice
 from ..engine.cores import cpu_count
 from .candidates import Setting, candidates, own_setting
 from .loader_only import after_tuning, variants
 from .tune_plan import FIRST_SLICE, laggards, next_turns, pause_setting, SlicePlan
-from .tune_progress import progress
+from .tune_progress import progress, progress_text
 from .tune_slices import Candidate, clocks, count, Slice
 
 ROUNDS = 5  # measured slices per candidate before tuning ends on its own
@@ -189,7 +189,9 @@ class Tuner:
             self.turn = 0
             self.round += 1
             self._drop_laggards()
-        progress(self)
+        who = self.settings[self.order[self.turn]] if self.order else self.own
+        progress(progress_text(self.name, self.spent, self.budget_s, setting_text(who.as_dict()), self.round,
+                               left=len(self.order)))
         spent = self.budget_s is not None and self.spent >= self.budget_s * self.in_job_share
         if spent and self.epoch_budget_s is None:
             self._finish("budget")
@@ -231,8 +233,12 @@ class Tuner:
             return
         for i in laggards(self._records()):
             self.order.remove(i)
-            self.cands[i].active = False
-            self.cands[i].close()  # its workers go now: they would only hold memory
+            self._retire(i)
+
+    def _retire(self, i: int) -> None:
+        """Setting ``i`` leaves the turns: its workers go now (they would only hold memory)."""
+        self.cands[i].active = False
+        self.cands[i].close()
 
     def _finish(self, why: str) -> None:
         self.done, self.stopped = True, why
@@ -240,9 +246,13 @@ class Tuner:
         self.adopted = choice.best if not choice.keep else 0
         for cand in self.cands.values():
             cand.close()
-        progress(self, final=True)
-        if self.in_job_share < 1.0:
-            self.loader_only = after_tuning(self)
+        progress(progress_text(self.name, self.spent, self.budget_s, setting_text(self.adopted_setting().as_dict()),
+                               tried=len(self.cands)), final=True)
+        if self.in_job_share < 1.0:  # what the in-job slices left of the budget, at most its last quarter
+            self.loader_only = after_tuning(
+                self.loader, self.adopted_setting(), self.steps, self.plan,
+                min((self.budget_s or 0) * (1 - self.in_job_share), (self.budget_s or 0) - self.spent),
+                self.cands.get(self.adopted or 0))
 
     def end_epoch(self, now: float) -> None:
         """The job's epoch ended: a slice cut short still counts (a short slice gives no rate)."""
@@ -273,8 +283,7 @@ class Tuner:
         leader = pause_setting(self._records(measured=True))
         for i in self.order:
             if i not in turns and i != leader and i in self.cands:
-                self.cands[i].active = False
-                self.cands[i].close()
+                self._retire(i)
         grew = set(self.order) <= set(turns)  # settings join the turns: they go on where they stopped
         self.skipped = [i for i in self.skipped if i not in turns]
         self.order = turns

@@ -104,17 +104,19 @@ def test_a_budget_that_cannot_give_each_variant_two_measured_slices_runs_none():
 
 
 def test_after_tuning_the_trials_get_what_the_in_job_slices_left_at_most_the_last_quarter():
-    from loaderlab.jobs.loader_only import after_tuning
     from loaderlab.jobs.tuner import Tuner
 
-    tuner = Tuner(DataLoader(_Unread(), batch_size=8), "loader", ("seconds", 4.0))
-    tuner.plan.slice_batches, tuner.plan.per_batch = 8, 0.01  # a slice 0.08 s: 3 variants x 2 slices, 0.48 s
-    assert after_tuning(tuner) is None  # no real step measured: no stand-in for it
-    tuner.steps = [(8, 0.004, 0.001)] * 3
-    tuner.spent = 3.9  # the in-job slices overspent their three quarters: 0.1 s left, under what 0.48 s needs
-    assert after_tuning(tuner)["unaffordable"]
-    tuner.spent = 4.2  # nothing left
-    assert after_tuning(tuner) is None
-    tuner.spent = 2.0  # a quarter left (1.0 s): they run (and read the dataset, which no trial may)
-    with pytest.raises(RuntimeError, match="a trial ran"):
-        after_tuning(tuner)
+    def finished(spent: float, steps: list) -> Tuner:
+        tuner = Tuner(DataLoader(_Unread(), batch_size=8), "loader", ("seconds", 4.0))
+        tuner.plan.slice_batches, tuner.plan.per_batch = 8, 0.01  # a slice 0.08 s: 3 variants x 2 slices, 0.48 s
+        tuner.spent, tuner.steps = spent, steps
+        tuner._finish("budget")
+        return tuner
+
+    step = [(8, 0.004, 0.001)] * 3
+    assert finished(2.0, []).loader_only is None  # no real step measured: no stand-in for it
+    # the in-job slices overspent their three quarters: 0.1 s left, under what 0.48 s needs
+    assert finished(3.9, step).loader_only["unaffordable"]
+    assert finished(4.2, step).loader_only is None  # nothing left
+    with pytest.raises(RuntimeError, match="a trial ran"):  # a quarter left (1.0 s): they run (and read the
+        finished(2.0, step)  # dataset, which no trial may)

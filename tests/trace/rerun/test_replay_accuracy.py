@@ -43,17 +43,22 @@ def _rate(frame) -> float:
 @pytest.mark.slow
 @pytest.mark.parametrize("cause, change, low, high", CASES, ids=[c[0] for c in CASES])
 def test_the_replayed_speedup_lands_near_the_real_one(cause, change, low, high):
-    replays, reals = [], []
+    rates: dict[str, list[float]] = {"replayed": [], "replayed_changed": [], "real": [], "real_changed": []}
     for _ in range(ROUNDS):  # taken in turn, so that both see the same load
         # a fresh recording each round: one noisy recording of the 8-sample cause replayed at 7-9x in every
         # round while the real ratio was 12-36x (the same spread before and after the body carried its faults)
         frame = record_cause(cause)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            replays.append(_rate(replay(frame, **change)) / _rate(replay(frame)))
-        reals.append(_rate(record_cause(cause, **change)) / _rate(record_cause(cause)))
-    # the least-disturbed run of each: a disturbance only ever slows a run, and a replay of the 2 ms start-up
-    # cause is bimodal (replays of 70-140x and of 300-330x against a real 330-400x, round to round on one
-    # machine): medians of five fell on either mode
-    replayed, real = max(replays), max(reals)
-    assert low <= replayed / real <= high, f"replayed {replays}, real {reals}"
+            rates["replayed_changed"].append(_rate(replay(frame, **change)))
+            rates["replayed"].append(_rate(replay(frame)))
+        rates["real_changed"].append(_rate(record_cause(cause, **change)))
+        rates["real"].append(_rate(record_cause(cause)))
+    # the least-disturbed run of each of the four: a disturbance only ever slows a run. Not the best of five
+    # ratios: one slowed run as the denominator makes the largest ratio (the CI once read a replayed 96.9x
+    # against a real 14.6-30x), and not medians: a replay of the 2 ms start-up cause is bimodal (replays of
+    # 70-140x and of 300-330x against a real 330-400x, round to round on one machine)
+    best = {name: max(values) for name, values in rates.items()}
+    replayed = best["replayed_changed"] / best["replayed"]
+    real = best["real_changed"] / best["real"]
+    assert low <= replayed / real <= high, f"replayed {replayed:.1f}x, real {real:.1f}x, rates {rates}"

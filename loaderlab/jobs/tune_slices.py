@@ -65,7 +65,6 @@ class Candidate:
         self.first_waits: list[float] = []  # each slice's wait for its first batch
         self.warm: list[bool] = []  # each slice's: did it start the workers
         self.batch_s: float | None = None  # seconds a batch in its last slice's steady part
-        self.active = True
         self.failed: str | None = None  # what it raised, where it failed
 
     def start(self, items: list, timed: bool = True) -> bool:

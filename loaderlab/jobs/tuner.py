@@ -14,7 +14,7 @@ cannot give every candidate enough of them a guess picks which to try (:mod:`.tu
 its time budget is spent or every candidate left has ``ROUNDS`` measured slices; candidates far behind the
 leader are dropped after ``MIN_ROUNDS`` rounds. A share budget's later epochs go to the settings no share had
 afforded, then, where the rounds split between the job's own setting and the leader, to those two alone
-(:func:`.tune_plan.next_turns`). The measured best (:func:`~loaderlab.trace.diagnosis.tuning.
+(:mod:`.tune_shares`). The measured best (:func:`~loaderlab.trace.diagnosis.tuning.
 tuning_choice`, also what the report prints) is then adopted for the rest of the job. Knows nothing of
 files (:mod:`.stream`), plotly or streamlit.
 """
@@ -32,16 +32,16 @@ from ..trace.diagnosis.tuning import MIN_ROUNDS, rates, setting_text, tuning_cho
 from ..engine.cores import cpu_count
 from .candidates import Setting, candidates, own_setting
 from .loader_only import after_tuning, variants
-from .tune_plan import FIRST_SLICE, laggards, next_turns, pause_setting, SlicePlan
+from .tune_plan import FIRST_SLICE, laggards, pause_setting, SlicePlan
 from .tune_progress import progress, progress_text
+from .tune_shares import ShareTurns
 from .tune_slices import Candidate, clocks, count, Slice
 
 ROUNDS = 5  # measured slices per candidate before tuning ends on its own
-SHARE_EPOCHS = 4  # a share budget's tuning spans at most this many epochs (their batches go untraced)
 IN_JOB_SHARE = 0.75  # of the budget; the rest measures batch_size and in_order on the loader alone
 
 
-class Tuner:
+class Tuner(ShareTurns):
     """Tries the candidates over one loader's first batches, epoch after epoch, until it is done."""
 
     def __init__(self, loader: torch.utils.data.DataLoader, name: str, budget: tuple[str, float]) -> None:
@@ -127,7 +127,6 @@ class Tuner:
         self.pushback = s.items[s.handed:] + self.pushback
         cand = self.cands[s.who]
         cand.failed = f"{type(exc).__name__}: {exc}".strip()[:300]
-        cand.active = False
         cand.close()
         self.order.remove(s.who)
         if self.turn >= len(self.order):
@@ -199,14 +198,6 @@ class Tuner:
                 and all(i in self.cands for i in self.order):
             self._finish("rounds")
 
-    def _share_spent(self) -> bool:
-        """A share budget has no slice left in the epochs' shares so far: all spent, or under half a slice left."""
-        if self.epoch_budget_s is None:
-            return False
-        left = (self.budget_s or 0.0) - self.spent
-        return self.spent >= (self.budget_s or 0.0) * self.in_job_share or bool(self.plan.slice_s and
-                                                                               left < self.plan.slice_s / 2)
-
     def _plan(self, first: Slice, now: float) -> None:
         """Slice length and budget from the job's own first slice (:class:`.tune_plan.SlicePlan`): its time per
         batch, steps included, after its first fill (so without its workers' start-up)."""
@@ -237,7 +228,6 @@ class Tuner:
 
     def _retire(self, i: int) -> None:
         """Setting ``i`` leaves the turns: its workers go now (they would only hold memory)."""
-        self.cands[i].active = False
         self.cands[i].close()
 
     def _finish(self, why: str) -> None:
@@ -253,44 +243,6 @@ class Tuner:
                 self.loader, self.adopted_setting(), self.steps, self.plan,
                 min((self.budget_s or 0) * (1 - self.in_job_share), (self.budget_s or 0) - self.spent),
                 self.cands.get(self.adopted or 0))
-
-    def end_epoch(self, now: float) -> None:
-        """The job's epoch ended: a slice cut short still counts (a short slice gives no rate)."""
-        self.pushback = []  # the old epoch's: the new one draws its own
-        if self.paused:
-            budget_s = (self.budget_s or 0.0) + (self.epoch_budget_s or 0.0)
-            turns = None if self.shares >= SHARE_EPOCHS else next_turns(
-                self.record(), self.order, self.skipped, self.plan, budget_s, self.epoch_budget_s or 0.0)
-            if turns is None:
-                self._finish("budget")  # the epochs after it are traced with the measured best
-            else:  # the new epoch's share (:func:`.tune_plan.next_turns`)
-                self.paused, self.shares, self.budget_s = False, self.shares + 1, budget_s
-                self._next_share(*turns)
-        if self.slice is not None and self.slice.pause:
-            self._end_pause()
-        elif self.slice is not None and self.slice.handed == len(self.slice.items):
-            self._end_slice(now)
-        elif self.slice is not None:  # the epoch ended inside a slice: keep what the sampler gave
-            self.slice.items = self.slice.items[:self.slice.handed]
-            self._end_slice(now)
-
-    def _next_share(self, turns: list[int], rematch: bool) -> None:
-        """The next epoch's share goes to ``turns``: where they are not the settings tried so far, in a new round
-        (the job's own first), and the workers of those that leave go now (not the leader's: it may serve a
-        pause). A rematch (the rounds split) is kept in the record: the report says so."""
-        if turns == self.order:
-            return  # the turns go on where they stopped
-        leader = pause_setting(self._records(measured=True))
-        for i in self.order:
-            if i not in turns and i != leader and i in self.cands:
-                self._retire(i)
-        grew = set(self.order) <= set(turns)  # settings join the turns: they go on where they stopped
-        self.skipped = [i for i in self.skipped if i not in turns]
-        self.order = turns
-        if rematch:
-            self.rematch = turns[1]
-        if not grew and self.turn:
-            self.turn, self.round = 0, self.round + 1
 
     def take_pushback(self) -> list:
         """The index batches a cut slice left unserved: the adopted loader's first."""

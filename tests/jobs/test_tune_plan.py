@@ -124,7 +124,7 @@ class _Measured:
     """A candidate as the tuner keeps it, with a fixed record (no loader, no workers)."""
 
     def __init__(self, record: dict) -> None:
-        self._record, self.active, self.closed = record, True, False
+        self._record, self.closed = record, False
 
     def record(self) -> dict:
         return self._record
@@ -168,7 +168,7 @@ def test_a_split_verdict_gives_the_next_epochs_share_to_the_two_alone():
     tuner.end_epoch(now=10.0)
     assert not tuner.done and tuner.rematch == 1
     assert (tuner.order, tuner.turn, tuner.round, tuner.shares) == ([0, 1], 0, 4, 2)  # a new round, own first
-    assert tuner.cands[2].closed and not tuner.cands[2].active and not tuner.cands[1].closed
+    assert tuner.cands[2].closed and not tuner.cands[1].closed
     assert tuner.record()["rematch"] == 1
 
 

@@ -1,0 +1,66 @@
+"""``run --tune`` with a share budget: the turns that go on from one epoch's share of the tuning to the next.
+
+Twin of nothing in torch. ``--tune-budget 10%`` is that share of each epoch the tuning reaches: where an
+epoch's share is spent the measured leader serves the rest of the epoch (a pause), and at the epoch's end the
+next share goes to the settings no share had afforded, then, where the rounds split between the job's own
+setting and the leader, to those two alone (:func:`.tune_plan.next_turns`), for at most ``SHARE_EPOCHS``
+epochs. A mixin of :class:`.tuner.Tuner`: it keeps the tuner's turns (``order``, ``turn``, ``round``,
+``skipped``, ``budget_s``) and calls its slices' ends, its ``record`` and ``_finish``. Knows nothing of
+files, plotly or streamlit.
+"""
+
+from __future__ import annotations
+
+from .tune_plan import next_turns, pause_setting
+
+SHARE_EPOCHS = 4  # a share budget's tuning spans at most this many epochs (their batches go untraced)
+
+
+class ShareTurns:
+    """The share budget's bookkeeping of :class:`.tuner.Tuner` (its state: see ``Tuner.__init__``)."""
+
+    def _share_spent(self) -> bool:
+        """A share budget has no slice left in the epochs' shares so far: all spent, or under half a slice left."""
+        if self.epoch_budget_s is None:
+            return False
+        left = (self.budget_s or 0.0) - self.spent
+        return self.spent >= (self.budget_s or 0.0) * self.in_job_share or bool(self.plan.slice_s and
+                                                                               left < self.plan.slice_s / 2)
+
+    def end_epoch(self, now: float) -> None:
+        """The job's epoch ended: a slice cut short still counts (a short slice gives no rate)."""
+        self.pushback = []  # the old epoch's: the new one draws its own
+        if self.paused:
+            budget_s = (self.budget_s or 0.0) + (self.epoch_budget_s or 0.0)
+            turns = None if self.shares >= SHARE_EPOCHS else next_turns(
+                self.record(), self.order, self.skipped, self.plan, budget_s, self.epoch_budget_s or 0.0)
+            if turns is None:
+                self._finish("budget")  # the epochs after it are traced with the measured best
+            else:  # the new epoch's share (:func:`.tune_plan.next_turns`)
+                self.paused, self.shares, self.budget_s = False, self.shares + 1, budget_s
+                self._next_share(*turns)
+        if self.slice is not None and self.slice.pause:
+            self._end_pause()
+        elif self.slice is not None and self.slice.handed == len(self.slice.items):
+            self._end_slice(now)
+        elif self.slice is not None:  # the epoch ended inside a slice: keep what the sampler gave
+            self.slice.items = self.slice.items[:self.slice.handed]
+            self._end_slice(now)
+
+    def _next_share(self, turns: list[int], rematch: bool) -> None:
+        """The next epoch's share goes to ``turns``: where they are not the settings tried so far, in a new round
+        (the job's own first), and the workers of those that leave go now (not the leader's: it may serve a
+        pause). A rematch (the rounds split) is kept in the record: the report says so."""
+        if turns == self.order:
+            return  # the turns go on where they stopped
+        leader = pause_setting(self._records(measured=True))
+        for i in self.order:
+            if i not in turns and i != leader and i in self.cands:
+                self._retire(i)
+        grew = set(self.order) <= set(turns)  # settings join the turns: they go on where they stopped
+        self.skipped = [i for i in self.skipped if i not in turns]
+        self.order = turns
+        if rematch:
+            self.rematch = turns[1]
+        if not grew and self.turn:
+            self.turn, self.round = 0, self.round + 1

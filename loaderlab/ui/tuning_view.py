@@ -2,7 +2,7 @@
 sentences (the suggestion or "keep your settings", what the rest of the job ran with).
 
 Wiring only: :func:`loaderlab.trace.diagnosis.tuning.tuning_table` and
-:func:`~loaderlab.trace.diagnosis.tuning.tuning_lines` decide (the report prints the same),
+:func:`~loaderlab.trace.diagnosis.tuning_report.tuning_lines` decide (the report prints the same),
 :func:`loaderlab.figures.tuning.tuning_figure` draws, the words come from ``ui/texts/tuning`` and
 ``loaderlab/texts/tuning``. Shown only for a trace of ``run --tune``.
 """
@@ -14,7 +14,8 @@ from typing import Any
 import streamlit as st
 
 from ..figures.tuning import tuning_figure
-from ..trace.diagnosis.tuning import tuning_lines, tuning_table
+from ..trace.diagnosis.tuning import tuning_table
+from ..trace.diagnosis.tuning_report import tuning_lines
 from .texts import language, t
 
 

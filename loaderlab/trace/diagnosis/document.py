@@ -15,7 +15,7 @@ from .label_report import label_keys
 from ..core.cache import shared_tables
 from .suggestions import suggest, Suggestion, why_none_text
 from .summary import RunSummary, summarise
-from .tuning import tuning_document, tuning_suggestions
+from .tuning_report import tuning_document, tuning_suggestions
 from .bottleneck import Verdict, verdict
 
 

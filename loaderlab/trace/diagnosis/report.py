@@ -24,7 +24,7 @@ from ..core.payload import size_text
 from ..core.run import as_run, events_of, Run
 from .summary import summarise
 from .bottleneck import verdict, Verdict
-from .tuning import tuning_lines
+from .tuning_report import tuning_lines
 
 SETTING_KEYS = ("dataset", "dataset_len", "batch_size", "sampler", "num_workers", "prefetch_factor", "in_order",
                 "persistent_workers", "pin_memory", "multiprocessing_context")

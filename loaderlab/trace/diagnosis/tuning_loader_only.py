@@ -14,6 +14,7 @@ from __future__ import annotations
 from statistics import median
 from typing import Any
 
+from ...texts import text
 from .tuning import change_text, rates, tuning_choice
 
 
@@ -28,8 +29,6 @@ def _variant_text(change: dict[str, Any]) -> str:
 
 def loader_only_lines(loader_only: dict[str, Any] | None, lang: str = "en") -> list[str]:
     """The settings that change the batches, measured on the loader alone with a stand-in for the step."""
-    from ...texts import text
-
     if not loader_only:
         return []
     rec = _as_record(loader_only)

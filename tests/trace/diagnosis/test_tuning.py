@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from loaderlab.jobs.candidates import Setting, candidates, parse_budget, worker_ladder
-from loaderlab.trace.diagnosis.tuning import (tuning_choice, tuning_document, tuning_lines, tuning_suggestions,
-                                              tuning_table)
+from loaderlab.trace.diagnosis.tuning import tuning_choice, tuning_table
+from loaderlab.trace.diagnosis.tuning_report import tuning_document, tuning_lines, tuning_suggestions
 
 OWN = {"num_workers": 0, "prefetch_factor": None, "pin_memory": False}
 TWO = {"num_workers": 2, "prefetch_factor": 2, "pin_memory": False}

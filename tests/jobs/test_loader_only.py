@@ -11,7 +11,7 @@ from torch.utils.data import DataLoader
 
 from loaderlab.jobs.candidates import Setting
 from loaderlab.jobs.loader_only import measure_loader_only, StepCost, variants
-from loaderlab.trace.diagnosis.tuning import tuning_suggestions
+from loaderlab.trace.diagnosis.tuning_report import tuning_suggestions
 from loaderlab.trace.diagnosis.tuning_loader_only import loader_only_lines
 
 

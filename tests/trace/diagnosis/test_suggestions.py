@@ -19,6 +19,21 @@ pytestmark = pytest.mark.timing  # judges a real run's timing: run alone (see py
 # Planted causes whose fix is large (2x and more on 2 busy cores), so that a real re-run shows it. main_process
 # is not one: a run without workers moved no batch, so the model proposes no worker count (see below).
 FIXABLE = ("ipc", "ipc_torch", "startup", "workers")
+PAIRS = 3  # recordings each way, taken in turn
+
+
+def least_disturbed(cause: str, change: dict, first=None) -> tuple[float, float]:
+    """The fastest of ``PAIRS`` recordings of the planted workload as it is and with ``change``, taken in turn
+    (a disturbance only slows a run, and taken in turn a busy spell falls on both ways alike: one CI run took
+    both recordings as it is first, then both changed ones, and read the fixed ipc_torch workload at 1.19x
+    where quiet turns here read 1.5-2.0x). ``first``: a recording as it is already made."""
+    before = [summarise(first).samples_per_s] if first is not None else []
+    after = []
+    for _ in range(PAIRS):
+        after.append(summarise(record_cause(cause, **change)).samples_per_s)
+        if len(before) < PAIRS:
+            before.append(summarise(record_cause(cause)).samples_per_s)
+    return max(before), max(after)
 
 
 @pytest.mark.slow
@@ -30,10 +45,7 @@ def test_the_best_suggestion_speeds_the_real_workload_up(cause):
     assert best, f"no suggestion for {found.kind}"
     assert best[0].change in [c for c, _ in candidates(found, summarise(frame), measured_costs(frame), frame)]
     assert best[0].speedup >= 1.2  # the model says it is worth doing
-    # the least-disturbed of two recordings each way: a disturbance only slows a run (one CI run read the
-    # fixed ipc_torch workload at 231 samples/s against 354 before; 3 of 3 runs here read it faster)
-    before = max(summarise(frame).samples_per_s, summarise(record_cause(cause)).samples_per_s)
-    after = max(summarise(record_cause(cause, **best[0].change)).samples_per_s for _ in range(2))
+    before, after = least_disturbed(cause, best[0].change, first=frame)
     assert after > 1.2 * before, (best[0].change, before, after)
 
 
@@ -48,8 +60,8 @@ def test_a_run_without_workers_gets_no_worker_count_and_the_counts_it_names_real
     assert why_none(found, frame) == "suggestion.why.unseen_no_move"
     said = why_none_text(found, frame)
     high = int(re.search(r"measures num_workers=1 up to num_workers=(\d+) in your job", said).group(1))
-    before = max(summarise(frame).samples_per_s, summarise(record_cause("main_process")).samples_per_s)
-    assert max(summarise(record_cause("main_process", num_workers=high)).samples_per_s for _ in range(2)) > 1.2 * before
+    before, after = least_disturbed("main_process", {"num_workers": high}, first=frame)
+    assert after > 1.2 * before, (high, before, after)
 
 
 def test_when_the_step_is_the_bottleneck_only_fewer_workers_are_suggested_and_they_really_help():

@@ -16,6 +16,7 @@ from typing import Any, Iterator
 import torch
 import torch.utils.data
 
+from ..trace.diagnosis.tuning import STALL_X
 from .candidates import Setting
 from .patch import torch_iter
 
@@ -119,15 +120,32 @@ class Slice:
             self.wait_s += time.perf_counter() - at
             self.busy_s += max(0, (time.process_time_ns() - process) - (time.thread_time_ns() - own)) / 1e9
 
-    def entry(self, steady: tuple[int, float] | None, now: float) -> dict[str, Any]:
-        """The slice as its candidate's record keeps it (:mod:`loaderlab.trace.diagnosis.tuning`)."""
+    def entry(self, steady: tuple[int, float] | None, now: float, workers: int = 0,
+              prefetch: int | None = None) -> dict[str, Any]:
+        """The slice as its candidate's record keeps it (:mod:`loaderlab.trace.diagnosis.tuning`), with its
+        stalls (:meth:`stalls`): their count and excess seconds in the whole slice and in its steady window."""
+        stalls = self.stalls(workers, prefetch)
+        window = self.window(workers, prefetch) if steady else None
+        inside = [x for i, x in stalls if window and window[0] < i <= window[1]]
         return {"round": self.round, "samples": steady[0] if steady else 0,
                 "seconds": round(steady[1], 6) if steady else 0.0, "warm": self.warm, "batches": len(self.items),
                 "all_samples": self.samples(0), "elapsed_s": round(now - self.started, 6),
-                "wait_s": round(self.wait_s, 6), "busy_s": round(self.busy_s, 6)}
+                "wait_s": round(self.wait_s, 6), "busy_s": round(self.busy_s, 6),
+                "stalls": len(stalls), "stall_s": round(sum(x for _, x in stalls), 6),
+                "window_stall_s": round(sum(inside), 6)}
 
     def samples(self, lo: int, hi: int | None = None) -> int:
         return sum(count(b) for b in self.items[lo:hi])
+
+    def window(self, workers: int, prefetch: int | None) -> tuple[int, int] | None:
+        """The receipts ``(lo, hi)`` that bound the steady part (:meth:`steady`); None where the slice is too
+        short."""
+        lo = workers * (prefetch or 0) if workers else 0
+        wave = max(1, workers)  # workers hand batches over in waves: both ends at a wave's head
+        hi = lo + wave * ((len(self.items) - wave - lo) // wave)
+        if hi - lo < 2 or len(self.receipts) <= hi or self.receipts[hi] <= self.receipts[lo]:
+            return None
+        return lo, hi
 
     def steady(self, workers: int, prefetch: int | None) -> tuple[int, float] | None:
         """(samples, seconds) of the slice's steady part, between receipts of batches: from the first batch
@@ -136,13 +154,28 @@ class Slice:
         ``workers`` batches, the last wave left out: no task follows it). Timing from a receipt to a receipt,
         never from a request, keeps a wave the step drains from counting in less time than it took; a window
         that ends inside a wave counts its first batches in no time. None where the slice is too short."""
-        lo = workers * (prefetch or 0) if workers else 0
-        wave = max(1, workers)  # workers hand batches over in waves: both ends at a wave's head
-        hi = lo + wave * ((len(self.items) - wave - lo) // wave)
-        if hi - lo < 2 or len(self.receipts) <= hi or self.receipts[hi] <= self.receipts[lo]:
+        window = self.window(workers, prefetch)
+        if window is None:
             return None
+        lo, hi = window
         return self.samples(lo, hi), self.receipts[hi] - self.receipts[lo]
 
+    def stalls(self, workers: int, prefetch: int | None) -> list[tuple[int, float]]:
+        """``(receipt, excess seconds)`` of each stall: a gap between two receipts past the slice's first of
+        more than ``STALL_X`` × its usual wave (the median over its steady receipts of a wave's time), less that
+        wave. A rare slow sample is one: an in-order loader cannot hide a wait longer than its pipeline, so it
+        costs every setting alike, and a slice of a few hundred samples meets one by chance (``flaky_reads_nw0``,
+        0.3 s in one read of 300: the job's own four slices met none, and the worker slices that met one were
+        cut right after it, outside their windows; the composed epochs left 2.4 s of a 6 s epoch out)."""
+        wave = max(1, workers)
+        r = self.receipts
+        lo = workers * (prefetch or 0) if workers else 0
+        usual = sorted(r[i + wave] - r[i] for i in range(max(1, lo), len(r) - wave))
+        if len(usual) < 3:
+            return []
+        typical = usual[len(usual) // 2]
+        return [(i, gap - typical) for i in range(1, len(r))
+                if (gap := r[i] - r[i - 1]) > STALL_X * max(typical, 1e-6)]
 
 def clocks() -> tuple[float, int, int]:
     """The wall clock, the process's CPU clock and the loop's thread's, as a wait for a batch begins."""

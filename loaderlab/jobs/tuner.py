@@ -179,7 +179,7 @@ class Tuner(ShareTurns):
         steady = s.steady(cand.setting.num_workers, cand.setting.prefetch_factor)
         if steady:
             cand.batch_s = steady[1] / steady[0] * (s.samples(0) / len(s.items))
-        cand.slices.append(s.entry(steady, now))
+        cand.slices.append(s.entry(steady, now, cand.setting.num_workers, cand.setting.prefetch_factor))
         self.spent += now - s.started  # the slices' time: a pause (the epoch's share spent) is not tuning
         if self.plan.slice_batches is None and s.who == 0:
             self._plan(s, now)

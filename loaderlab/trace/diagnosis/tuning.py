@@ -6,10 +6,12 @@ Twin of nothing in torch. Reads a loader's ``tuning`` record (written by :mod:`l
 "budget_s", "spent_s", "slice_batches", "stopped", "adopted": INDEX | null, "rematch": INDEX | null}`` (rematch: the
 setting a later epoch's share tried alone against the job's own, their first rounds split) where a SETTING is
 ``{"num_workers", "prefetch_factor", "pin_memory"}`` and a SLICE is ``{"round", "samples", "seconds",
-"warm", "all_samples", "elapsed_s"}``: ``samples`` handed to the job in ``seconds`` of its steady part
-(between receipts of whole waves of batches, the user's step included: :meth:`loaderlab.jobs.tune_slices.
-Slice.steady`), and the whole slice's samples and seconds (from the request of its first batch to the end of
-the step on its last). ``epoch_samples``: the samples of one of the job's epochs; ``persistent_workers``: the
+"warm", "all_samples", "elapsed_s", "stalls", "stall_s", "window_stall_s"}``: ``samples`` handed to the job in
+``seconds`` of its steady part (between receipts of whole waves of batches, the user's step included:
+:meth:`loaderlab.jobs.tune_slices.Slice.steady`), the whole slice's samples and seconds (from the request of its
+first batch to the end of the step on its last), and its stalls: gaps between receipts of more than ten times
+its usual pace, their count and excess seconds in the whole slice and in the steady part (:meth:`loaderlab.
+jobs.tune_slices.Slice.stalls`). ``epoch_samples``: the samples of one of the job's epochs; ``persistent_workers``: the
 job's own (its workers then start once a job, not once an epoch). A warm slice started its
 workers: they come up one after another, so the first ones work ahead while the last start, and the batches
 after the fill arrive faster than the steady rate: a warm slice is never a rate. Its first batch's wait,
@@ -42,6 +44,7 @@ if TYPE_CHECKING:
 
 MIN_SPEEDUP = 1.05  # below this a measured difference is not worth an edit of the script
 MIN_ROUNDS = 2
+STALL_X = 10  # a gap between receipts this many × a slice's usual wave of batches: a stall, not its pace
 
 
 @dataclass(frozen=True)
@@ -58,16 +61,50 @@ class TuningChoice:
     busy: float = 0.0  # the loop's other threads' cores while it waited in the slices with workers
 
 
+def _steady_s(s: dict[str, Any]) -> float:
+    """A slice's steady seconds without its stalls (those are :func:`stall_tail`'s)."""
+    return s.get("seconds", 0) - s.get("window_stall_s", 0.0)
+
+
 def rates(candidate: dict[str, Any]) -> list[float]:
-    """Samples per second of each measured slice (never a warm one: see the module docstring)."""
-    return [s["samples"] / s["seconds"] for s in candidate.get("slices", ())
-            if s.get("seconds", 0) > 0 and not s.get("warm")]
+    """Samples per second of each measured slice, its stalls apart (never a warm one: see the module
+    docstring)."""
+    return [s["samples"] / _steady_s(s) for s in candidate.get("slices", ())
+            if _steady_s(s) > 0 and not s.get("warm")]
 
 
 def _turns(candidate: dict[str, Any]) -> list[tuple[int, float]]:
     """``(round, samples/s)`` of each measured slice, in the order they ran."""
-    return [(s["round"], s["samples"] / s["seconds"]) for s in candidate.get("slices", ())
-            if s.get("seconds", 0) > 0 and not s.get("warm")]
+    return [(s["round"], s["samples"] / _steady_s(s)) for s in candidate.get("slices", ())
+            if _steady_s(s) > 0 and not s.get("warm")]
+
+
+@dataclass(frozen=True)
+class Stalls:
+    """The stalls the slices met (warm slices apart: their gaps are the workers' start): ``count`` in
+    ``samples``, ``excess_s`` beyond the slices' pace in all."""
+
+    count: int
+    samples: int
+    excess_s: float
+
+    def per_epoch(self, epoch_samples: int, candidate: dict[str, Any]) -> float:
+        """Seconds one epoch of ``epoch_samples`` spends in stalls with ``candidate``: as many as the slices of
+        all settings met per sample (how often a slow sample comes is the dataset's, not a setting's), each
+        as long as this setting's own were where it met some (a deep pipeline hides part of one), else as
+        the slices' were on average."""
+        if not self.count or not self.samples:
+            return 0.0
+        own = [s for s in candidate.get("slices", ()) if not s.get("warm") and s.get("stalls")]
+        each = (sum(s["stall_s"] for s in own) / sum(s["stalls"] for s in own)) if own else self.excess_s / self.count
+        return epoch_samples * self.count / self.samples * each
+
+
+def stall_tail(record: dict[str, Any]) -> Stalls:
+    """The stalls of every setting's measured slices, pooled (see :class:`Stalls`)."""
+    slices = [s for c in record.get("candidates") or () for s in c.get("slices", ()) if not s.get("warm")]
+    return Stalls(sum(s.get("stalls", 0) for s in slices), sum(s.get("all_samples", 0) for s in slices),
+                  sum(s.get("stall_s", 0.0) for s in slices))
 
 
 def paired_turns(own: list[tuple[int, float]], theirs: list[tuple[int, float]]) -> list[tuple[float, float]]:
@@ -90,21 +127,22 @@ def paired_turns(own: list[tuple[int, float]], theirs: list[tuple[int, float]]) 
 def epoch_seconds(candidate: dict[str, Any], record: dict[str, Any]) -> float | None:
     """Seconds of one epoch of the job (``record["epoch_samples"]``) with this setting, composed of its own
     measurements: the epoch's samples at its median steady rate, plus its start-up: how much longer its first
-    slice took than its samples at that rate (with workers: starting them, the first fill, fresh workers'
-    first batches; without: the first batches' own extra). Where the job's workers persist
-    (``record["persistent_workers"]``) a setting with workers starts them once for the whole job, not each
-    epoch: its epochs are the steady part (the start-up stays in the table, apart). None where a term was not
-    measured."""
+    slice took than its samples at that rate, its stalls apart (with workers: starting them, the first fill,
+    fresh workers' first batches; without: the first batches' own extra), plus the epoch's stalls
+    (:func:`stall_tail`). Where the job's workers persist (``record["persistent_workers"]``) a setting with
+    workers starts them once for the whole job, not each epoch: its epochs are the steady part and the stalls
+    (the start-up stays in the table, apart). None where a term was not measured."""
     epoch_samples, persistent = record.get("epoch_samples"), bool(record.get("persistent_workers"))
     r = rates(candidate)
     slices = candidate.get("slices") or ()
     if not r or not epoch_samples or not slices or slices[0].get("elapsed_s") is None:
         return None
     rate = median(r)
+    steady = epoch_samples / rate + stall_tail(record).per_epoch(epoch_samples, candidate)
     if persistent and candidate["setting"].get("num_workers"):
-        return epoch_samples / rate
+        return steady
     first = slices[0]
-    return epoch_samples / rate + max(0.0, first["elapsed_s"] - first.get("all_samples", 0) / rate)
+    return steady + max(0.0, first["elapsed_s"] - first.get("stall_s", 0.0) - first.get("all_samples", 0) / rate)
 
 
 def tuning_choice(record: dict[str, Any]) -> TuningChoice:
@@ -144,13 +182,14 @@ def setting_text(setting: dict[str, Any]) -> str:
 def tuning_table(record: dict[str, Any]) -> "pd.DataFrame":
     """One row per tried setting, the job's own first: its measured samples/s (median, lowest, highest over
     its rounds), the rounds it got, its ratio to the job's own median, its start-up, and whether it is the
-    job's own, the measured best, or the setting the rest of the job ran with."""
+    job's own, the measured best, or the setting the rest of the job ran with; its epoch and the stalls in it."""
     import pandas as pd  # here: the tuner in a job's process (no pandas) reads only this module's numbers
 
     cands = record.get("candidates") or []
     choice = tuning_choice(record)
     own_rates = rates(cands[0]) if cands else []
     own_median = median(own_rates) if own_rates else None
+    stalls, epochs = stall_tail(record), record.get("epoch_samples")
     rows = []
     for i, c in enumerate(cands):
         r = rates(c)
@@ -170,7 +209,8 @@ def tuning_table(record: dict[str, Any]) -> "pd.DataFrame":
             "vs_own": (mid / own_median) if (mid is not None and own_median) else None,
             "startup_s": c.get("startup_s"),
             "epoch_s": epoch_seconds(c, record),
+            "stall_s": stalls.per_epoch(epochs, c) if epochs and r else None,
         })
     return pd.DataFrame(rows, columns=["setting", "num_workers", "prefetch_factor", "pin_memory", "own", "best",
                                        "adopted", "rounds", "samples_per_s", "low", "high", "vs_own",
-                                       "startup_s", "epoch_s"])
+                                       "startup_s", "epoch_s", "stall_s"])

@@ -13,8 +13,8 @@ from statistics import median
 from typing import Any
 
 from ...texts import text
-from .tuning import (change_text, MIN_ROUNDS, MIN_SPEEDUP, rates, setting_text, tuning_choice,
-                     tuning_table)
+from .tuning import (change_text, MIN_ROUNDS, MIN_SPEEDUP, rates, setting_text, STALL_X, stall_tail,
+                     tuning_choice, tuning_table)
 from .tuning_loader_only import loader_only_lines, loader_only_suggestions
 
 
@@ -80,6 +80,7 @@ def tuning_lines(record: dict[str, Any] | None, lang: str = "en", epochs: int | 
             startup += text("tuning.epoch", lang, seconds=r.epoch_s)
         lines.append(text("tuning.row", lang, mark=mark, setting=r.setting, median=f"{r.samples_per_s:,.0f}",
                           low=f"{r.low:,.0f}", high=f"{r.high:,.0f}", rounds=r.rounds, vs=vs, startup=startup))
+    lines += _stall_lines(record, table, lang)
     choice = tuning_choice(record)
     own = record["candidates"][0]
     if record.get("rematch"):
@@ -115,6 +116,16 @@ def tuning_lines(record: dict[str, Any] | None, lang: str = "en", epochs: int | 
                           own=setting_text(own["setting"]), tuned=tuned_batches(record)))
     lines.append(text("tuning.same_batches", lang))
     return lines
+
+
+def _stall_lines(record: dict[str, Any], table: Any, lang: str) -> list[str]:
+    """The stalls every composed epoch counts (:func:`.tuning.stall_tail`): none where the slices met none."""
+    stalls = stall_tail(record)
+    own_s = table["stall_s"].iloc[0] if len(table) else None
+    if not stalls.count or own_s is None or math.isnan(own_s):
+        return []
+    return [text("tuning.stalls", lang, count=stalls.count, x=STALL_X, samples=stalls.samples,
+                 excess=stalls.excess_s, own_s=own_s)]
 
 
 def tuning_document(record: dict[str, Any], lang: str = "en", epochs: int = 1) -> dict[str, Any]:

@@ -282,3 +282,61 @@ def test_turns_pair_in_their_round_else_the_next_else_the_one_before_each_once()
     assert paired_turns([(3, 30.0), (4, 40.0)], [(3, 3.0), (4, 4.0)]) == [(30.0, 3.0), (40.0, 4.0)]
     assert paired_turns([(2, 20.0)], [(3, 3.0), (3, 3.5)]) == [(20.0, 3.0)]  # an own turn pairs once
     assert paired_turns([(0, 1.0)], [(5, 5.0)]) == []  # rounds apart: no pair
+
+
+def _stalled(c, slice_index, stall_s, in_window):
+    """The candidate's slice met one stall of ``stall_s`` beyond its pace (inside its steady window or not)."""
+    s = c["slices"][slice_index]
+    s.update(stalls=1, stall_s=stall_s, window_stall_s=stall_s if in_window else 0.0)
+    if in_window:
+        s["seconds"] += stall_s
+    s["elapsed_s"] = s.get("elapsed_s", s["seconds"]) + stall_s
+    return c
+
+
+def test_stalls_are_out_of_the_rates_and_every_epoch_counts_them_at_the_pooled_rate():
+    # a slow sample every 600: the job's own slices met none, two of the workers' slices met one each (one
+    # inside its window, one outside, as in a slice cut right after it). Both epochs count one stall (2 in the
+    # 1,200 samples of the measured slices; 600 an epoch), each 1 s long: the job's own (none met) at the
+    # pooled length, the workers at theirs. Without them 6.0 / 2.17 s overstated the change as 2.77x.
+    own = timed(cand(OWN, [100, 100, 100]), 1.0, first_samples=100)  # no start-up
+    two = timed(cand(TWO, [300, 300, 300]), 0.5, first_samples=100)  # start-up 0.5 - 100/300 s
+    _stalled(two, 1, 1.0, in_window=True)
+    _stalled(two, 2, 1.0, in_window=False)
+    rec = record(own, two)
+    rec["epoch_samples"] = 600
+    table = tuning_table(rec)
+    assert (table["low"].tolist(), table["high"].tolist()) == ([100, 300], [100, 300])  # stalls apart
+    assert table["stall_s"].tolist() == pytest.approx([1.0, 1.0])
+    choice = tuning_choice(rec)
+    assert choice.epoch_s == pytest.approx((2.0 + 1.0 + (0.5 - 100 / 300), 6.0 + 1.0))
+    assert choice.speedup == pytest.approx(7.0 / (3.5 - 100 / 300)) and not choice.keep
+    en, ko = "\n".join(tuning_lines(rec)), "\n".join(tuning_lines(rec, "ko"))
+    assert "Stalls: the slices met 2 waits of over 10× their usual pace in 1,200 samples (2.00 s beyond it" in en
+    assert "every epoch above counts them at that rate: 1.00 s of yours." in en
+    assert "샘플 1,200개에서" in ko and "현재 설정에서 1.00초" in ko
+    assert "one epoch 7.00 s" in en  # the table's epoch, stalls in
+
+
+def test_a_stall_in_the_first_slice_is_not_its_start_up():
+    own = timed(cand(OWN, [100, 100, 100]), 1.0, first_samples=100)
+    _stalled(own, 0, 0.5, in_window=False)  # the own's first slice took its 1 s at the rate and a 0.5 s stall
+    rec = record(own, timed(cand(TWO, [300, 300, 300]), 0.5, first_samples=100))
+    rec["epoch_samples"] = 1200  # the slices' 1,200 samples met one stall: one an epoch, and no start-up
+    assert tuning_table(rec)["epoch_s"].tolist()[0] == pytest.approx(12.0 + 0.5)
+
+
+def test_a_pipeline_that_hides_part_of_each_stall_counts_its_own_length():
+    # every setting's slices met stalls as often; the workers' were shorter (their pipeline ran ahead)
+    own = _stalled(timed(cand(OWN, [100, 100, 100]), 1.0, first_samples=100), 1, 1.0, in_window=True)
+    two = _stalled(timed(cand(TWO, [100, 100, 100]), 1.0, first_samples=100), 1, 0.25, in_window=True)
+    rec = record(own, two)
+    rec["epoch_samples"] = 300  # 2 stalls in 600 samples: one an epoch
+    assert tuning_table(rec)["stall_s"].tolist() == pytest.approx([1.0, 0.25])
+
+
+def test_a_record_without_stalls_reads_as_before():
+    rec = record(timed(cand(OWN, [100, 100, 100]), 0.1), timed(cand(TWO, [300, 300, 300]), 0.2))
+    rec["epoch_samples"] = 600
+    assert tuning_table(rec)["stall_s"].tolist() == [0.0, 0.0]
+    assert not any(line.startswith("Stalls") for line in tuning_lines(rec))

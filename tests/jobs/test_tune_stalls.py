@@ -1,0 +1,55 @@
+"""A ``run --tune`` slice names its stalls (loaderlab.jobs.tune_slices.Slice.stalls): gaps between receipts far
+longer than its usual pace, which the rate leaves out and every setting's composed epoch counts alike."""
+
+from __future__ import annotations
+
+import pytest
+
+from loaderlab.jobs.tune_slices import Slice
+from loaderlab.trace.diagnosis.tuning import STALL_X
+
+
+def _slice(gaps: list[float], batch: int = 4) -> Slice:
+    s = Slice(who=0, items=[list(range(batch))] * (len(gaps) + 1), started=0.0, round_=1)
+    s.receipts = [0.01]
+    for g in gaps:
+        s.receipts.append(s.receipts[-1] + g)
+    s.handed = len(s.items)
+    return s
+
+
+def test_a_slow_read_in_the_loop_is_one_stall_beyond_its_pace_and_out_of_the_rate():
+    s = _slice([0.005] * 11 + [0.305] + [0.005] * 8)
+    [(at, excess)] = s.stalls(workers=0, prefetch=None)
+    assert at == 12 and excess == pytest.approx(0.3)
+    entry = s.entry(s.steady(0, None), now=0.5)
+    assert (entry["stalls"], entry["window_stall_s"]) == (1, pytest.approx(0.3))
+    assert entry["stall_s"] == pytest.approx(0.3)
+    assert entry["samples"] / (entry["seconds"] - entry["window_stall_s"]) == pytest.approx(4 / 0.005)
+
+
+def test_waves_of_workers_are_their_pace_not_stalls():
+    # two workers hand over in waves: a long gap, then a short one; the pace is a wave's time
+    s = _slice([0.009, 0.001] * 10)
+    assert s.stalls(workers=2, prefetch=2) == []
+    s = _slice([0.009, 0.001] * 5 + [0.4] + [0.001, 0.009] * 5)
+    [(at, excess)] = s.stalls(workers=2, prefetch=2)
+    assert at == 11 and excess == pytest.approx(0.39)
+
+
+def test_a_gap_just_under_the_threshold_is_pace():
+    s = _slice([0.005] * 10 + [0.005 * STALL_X * 0.9] + [0.005] * 10)
+    assert s.stalls(workers=0, prefetch=None) == []
+
+
+def test_a_stall_outside_the_window_is_in_the_slice_not_in_its_rate():
+    # two workers' last wave is outside the steady window (no task follows it): a slow read there, as in a
+    # slice cut right after it, is counted in the slice's stalls only
+    s = _slice([0.009, 0.001] * 6 + [0.4])
+    entry = s.entry(s.steady(2, 2), now=0.5, workers=2, prefetch=2)
+    assert entry["stalls"] == 1 and entry["window_stall_s"] == 0.0
+    assert entry["stall_s"] == pytest.approx(0.39)
+
+
+def test_too_few_receipts_name_no_stall():
+    assert _slice([0.3]).stalls(workers=0, prefetch=None) == []

@@ -30,6 +30,8 @@ class ShareTurns:
     def end_epoch(self, now: float) -> None:
         """The job's epoch ended: a slice cut short still counts (a short slice gives no rate)."""
         self.pushback = []  # the old epoch's: the new one draws its own
+        if self.slice is not None and self.slice.pause:
+            self._end_pause()  # first: its stalls are in the record the next share is planned from
         if self.paused:
             budget_s = (self.budget_s or 0.0) + (self.epoch_budget_s or 0.0)
             turns = None if self.shares >= SHARE_EPOCHS else next_turns(
@@ -39,9 +41,7 @@ class ShareTurns:
             else:  # the new epoch's share (:func:`.tune_plan.next_turns`)
                 self.paused, self.shares, self.budget_s = False, self.shares + 1, budget_s
                 self._next_share(*turns)
-        if self.slice is not None and self.slice.pause:
-            self._end_pause()
-        elif self.slice is not None and self.slice.handed == len(self.slice.items):
+        if self.slice is not None and self.slice.handed == len(self.slice.items):
             self._end_slice(now)
         elif self.slice is not None:  # the epoch ended inside a slice: keep what the sampler gave
             self.slice.items = self.slice.items[:self.slice.handed]

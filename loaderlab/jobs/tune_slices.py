@@ -67,6 +67,9 @@ class Candidate:
         self.warm: list[bool] = []  # each slice's: did it start the workers
         self.batch_s: float | None = None  # seconds a batch in its last slice's steady part
         self.failed: str | None = None  # what it raised, where it failed
+        # the stalls of the untimed slices it served (pauses: the rest of an epoch whose share is spent), which
+        # hold most of a tuned epoch's samples: how often a rare slow sample comes is read from them too
+        self.pauses = {"samples": 0, "stalls": 0, "stall_s": 0.0}
 
     def start(self, items: list, timed: bool = True) -> bool:
         """Hand it the slice; True where this starts its workers (a warm slice: start-up, never a rate).
@@ -79,6 +82,13 @@ class Candidate:
         if timed:
             self.warm.append(warm)
         return warm
+
+    def paused(self, s: "Slice") -> None:
+        """A pause it served ended: its batches handed to the job and its stalls join :attr:`pauses`."""
+        stalls = s.stalls(self.setting.num_workers, self.setting.prefetch_factor)
+        self.pauses["samples"] += s.samples(0, s.handed)
+        self.pauses["stalls"] += len(stalls)
+        self.pauses["stall_s"] = round(self.pauses["stall_s"] + sum(x for _, x in stalls), 6)
 
     def close(self) -> None:
         it, self.iterator = self.iterator, None
@@ -94,6 +104,8 @@ class Candidate:
         if cold and later and self.setting.num_workers:
             startup = round(max(0.0, median(cold) - median(later)), 6)
         out = {"setting": self.setting.as_dict(), "startup_s": startup, "slices": list(self.slices)}
+        if self.pauses["samples"]:
+            out["pauses"] = dict(self.pauses)
         if self.failed:
             out["failed"] = self.failed
         return out

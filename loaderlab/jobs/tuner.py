@@ -171,7 +171,8 @@ class Tuner(ShareTurns):
         self.cands[leader].start(items, timed=False)
 
     def _end_pause(self) -> None:
-        self.slice = None
+        s, self.slice = self.slice, None
+        self.cands[s.who].paused(s)
 
     def _end_slice(self, now: float) -> None:
         s, self.slice = self.slice, None

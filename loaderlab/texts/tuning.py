@@ -59,16 +59,17 @@ TEXTS = {
     },
     "tuning.epoch": {"en": ", one epoch {seconds:.2f} s", "ko": ", 한 에폭 {seconds:.2f}초"},
     "tuning.stalls": {
-        "en": Plural("count", "Stalls: the slices met {count} wait of over {x}× their usual pace in {samples:,} samples "
-                              "({excess:.2f} s beyond it; a slow sample, most likely). An in-order loader pays such "
-                              "waits whatever its setting, so every epoch above counts them at that rate: {own_s:.2f} s "
-                              "of yours.",
-                     "Stalls: the slices met {count} waits of over {x}× their usual pace in {samples:,} samples "
-                     "({excess:.2f} s beyond it; slow samples, most likely). An in-order loader pays such waits "
-                     "whatever its setting, so every epoch above counts them at that rate: {own_s:.2f} s of yours."),
-        "ko": "멈춤: 조각들이 샘플 {samples:,}개에서 평소 속도의 {x}배가 넘는 대기를 {count}번 만났습니다(그 속도보다 "
-              "{excess:.2f}초 더 걸림; 대개 느린 샘플). 순서를 지키는 로더는 설정과 상관없이 이 대기를 치르므로, 위의 "
-              "모든 에폭에 같은 비율로 넣었습니다: 현재 설정에서 {own_s:.2f}초.",
+        "en": Plural("count", "Stalls: {count} wait for a batch took over {x}× the usual pace in the {samples:,} "
+                              "samples served while tuning ({excess:.2f} s beyond it; a slow sample, most likely). "
+                              "An in-order loader pays such waits whatever its setting, so every epoch above counts "
+                              "them at that rate: {own_s:.2f} s of yours.",
+                     "Stalls: {count} waits for a batch took over {x}× the usual pace in the {samples:,} samples "
+                     "served while tuning ({excess:.2f} s beyond it; slow samples, most likely). An in-order loader "
+                     "pays such waits whatever its setting, so every epoch above counts them at that rate: "
+                     "{own_s:.2f} s of yours."),
+        "ko": "멈춤: 튜닝 중에 내준 샘플 {samples:,}개에서 배치 대기가 평소 속도의 {x}배를 넘은 것이 {count}번 "
+              "있었습니다(그 속도보다 {excess:.2f}초 더 걸림; 대개 느린 샘플). 순서를 지키는 로더는 설정과 상관없이 이 "
+              "대기를 치르므로, 위의 모든 에폭에 같은 비율로 넣었습니다: 현재 설정에서 {own_s:.2f}초.",
     },
     "tuning.startup_note": {
         "en": "Its workers took {seconds:.2f} s to start, apart from the rate above: with persistent_workers=False "

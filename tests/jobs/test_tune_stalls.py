@@ -53,3 +53,19 @@ def test_a_stall_outside_the_window_is_in_the_slice_not_in_its_rate():
 
 def test_too_few_receipts_name_no_stall():
     assert _slice([0.3]).stalls(workers=0, prefetch=None) == []
+
+
+def test_a_pause_adds_its_handed_samples_and_stalls_to_its_candidates_record():
+    import torch
+
+    from loaderlab.jobs.candidates import Setting
+    from loaderlab.jobs.tune_slices import Candidate
+
+    loader = torch.utils.data.DataLoader(list(range(100)), batch_size=4)
+    cand = Candidate(loader, Setting(num_workers=0, prefetch_factor=None, pin_memory=False))
+    assert "pauses" not in cand.record()  # it served none
+    s = _slice([0.005] * 11 + [0.305] + [0.005] * 8)
+    s.handed = 15  # the job stopped asking after 15 of its 21 batches
+    cand.paused(s)
+    cand.paused(_slice([0.005] * 20))
+    assert cand.record()["pauses"] == {"samples": 15 * 4 + 21 * 4, "stalls": 1, "stall_s": pytest.approx(0.3)}

@@ -11,7 +11,8 @@ setting a later epoch's share tried alone against the job's own, their first rou
 :meth:`loaderlab.jobs.tune_slices.Slice.steady`), the whole slice's samples and seconds (from the request of its
 first batch to the end of the step on its last), and its stalls: gaps between receipts of more than ten times
 its usual pace, their count and excess seconds in the whole slice and in the steady part (:meth:`loaderlab.
-jobs.tune_slices.Slice.stalls`). ``epoch_samples``: the samples of one of the job's epochs; ``persistent_workers``: the
+jobs.tune_slices.Slice.stalls`). A candidate that served pauses (the untimed rest of an epoch whose share was
+spent) has ``"pauses": {"samples", "stalls", "stall_s"}``: their stalls, counted the same way. ``epoch_samples``: the samples of one of the job's epochs; ``persistent_workers``: the
 job's own (its workers then start once a job, not once an epoch). A warm slice started its
 workers: they come up one after another, so the first ones work ahead while the last start, and the batches
 after the fill arrive faster than the steady rate: a warm slice is never a rate. Its first batch's wait,
@@ -81,8 +82,8 @@ def _turns(candidate: dict[str, Any]) -> list[tuple[int, float]]:
 
 @dataclass(frozen=True)
 class Stalls:
-    """The stalls the slices met (warm slices apart: their gaps are the workers' start): ``count`` in
-    ``samples``, ``excess_s`` beyond the slices' pace in all."""
+    """The stalls the slices and pauses met (warm slices apart: their gaps are the workers' start): ``count``
+    in ``samples``, ``excess_s`` beyond their pace in all."""
 
     count: int
     samples: int
@@ -95,16 +96,25 @@ class Stalls:
         the slices' were on average."""
         if not self.count or not self.samples:
             return 0.0
-        own = [s for s in candidate.get("slices", ()) if not s.get("warm") and s.get("stalls")]
-        each = (sum(s["stall_s"] for s in own) / sum(s["stalls"] for s in own)) if own else self.excess_s / self.count
+        own = _stall_parts(candidate)
+        count = sum(s.get("stalls", 0) for s in own)
+        each = sum(s.get("stall_s", 0.0) for s in own) / count if count else self.excess_s / self.count
         return epoch_samples * self.count / self.samples * each
 
 
+def _stall_parts(candidate: dict[str, Any]) -> list[dict[str, Any]]:
+    """Where a candidate's stalls were counted: its measured slices (the warm ones' gaps are its workers'
+    start) and its pauses' tally (``{"samples", "stalls", "stall_s"}``: the untimed rest of each epoch whose
+    share was spent, most of a tuned epoch's samples)."""
+    parts = [{**s, "samples": s.get("all_samples", 0)} for s in candidate.get("slices", ()) if not s.get("warm")]
+    return parts + ([candidate["pauses"]] if candidate.get("pauses") else [])
+
+
 def stall_tail(record: dict[str, Any]) -> Stalls:
-    """The stalls of every setting's measured slices, pooled (see :class:`Stalls`)."""
-    slices = [s for c in record.get("candidates") or () for s in c.get("slices", ()) if not s.get("warm")]
-    return Stalls(sum(s.get("stalls", 0) for s in slices), sum(s.get("all_samples", 0) for s in slices),
-                  sum(s.get("stall_s", 0.0) for s in slices))
+    """The stalls of every setting's measured slices and pauses, pooled (see :class:`Stalls`)."""
+    parts = [p for c in record.get("candidates") or () for p in _stall_parts(c)]
+    return Stalls(sum(p.get("stalls", 0) for p in parts), sum(p.get("samples", 0) for p in parts),
+                  sum(p.get("stall_s", 0.0) for p in parts))
 
 
 def paired_turns(own: list[tuple[int, float]], theirs: list[tuple[int, float]]) -> list[tuple[float, float]]:

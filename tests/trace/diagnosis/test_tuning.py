@@ -312,7 +312,8 @@ def test_stalls_are_out_of_the_rates_and_every_epoch_counts_them_at_the_pooled_r
     assert choice.epoch_s == pytest.approx((2.0 + 1.0 + (0.5 - 100 / 300), 6.0 + 1.0))
     assert choice.speedup == pytest.approx(7.0 / (3.5 - 100 / 300)) and not choice.keep
     en, ko = "\n".join(tuning_lines(rec)), "\n".join(tuning_lines(rec, "ko"))
-    assert "Stalls: the slices met 2 waits of over 10× their usual pace in 1,200 samples (2.00 s beyond it" in en
+    assert "Stalls: 2 waits for a batch took over 10× the usual pace in the 1,200 samples served while tuning " \
+           "(2.00 s beyond it" in en
     assert "every epoch above counts them at that rate: 1.00 s of yours." in en
     assert "샘플 1,200개에서" in ko and "현재 설정에서 1.00초" in ko
     assert "one epoch 7.00 s" in en  # the table's epoch, stalls in
@@ -340,3 +341,14 @@ def test_a_record_without_stalls_reads_as_before():
     rec["epoch_samples"] = 600
     assert tuning_table(rec)["stall_s"].tolist() == [0.0, 0.0]
     assert not any(line.startswith("Stalls") for line in tuning_lines(rec))
+
+
+def test_the_pauses_stalls_join_the_pool_and_their_settings_length():
+    # the job's own slices met none, but the pauses it served (the rest of each epoch) met 4 in 1,800 samples
+    own = timed(cand(OWN, [100, 100, 100]), 1.0, first_samples=100)
+    own["pauses"] = {"samples": 1800, "stalls": 4, "stall_s": 1.2}
+    two = _stalled(timed(cand(TWO, [300, 300, 300]), 0.5, first_samples=100), 1, 0.2, in_window=True)
+    rec = record(own, two)
+    rec["epoch_samples"] = 600  # 5 stalls in 300 + 900 + 1,800 samples: one an epoch
+    assert tuning_table(rec)["stall_s"].tolist() == pytest.approx([0.3, 0.2])
+    assert "Stalls: 5 waits for a batch took over 10× the usual pace in the 3,000 samples" in "\n".join(tuning_lines(rec))

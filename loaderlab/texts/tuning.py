@@ -30,7 +30,7 @@ TEXTS = {
         "en": "  {mark} {setting}: not measured ({why})",
         "ko": "  {mark} {setting}: 재지 못함({why})",
     },
-    "tuning.why.dropped": {"en": "dropped: far behind the leader", "ko": "선두보다 한참 느려 제외"},
+    "tuning.why.job_ended": {"en": "the job ended before its turn came", "ko": "차례가 오기 전에 작업이 끝남"},
     "tuning.why.warm_only": {"en": "only its start-up slice ran", "ko": "시작 조각만 돌았음"},
     "tuning.why.failed": {"en": "it failed, so it was dropped: {error}", "ko": "실패해서 제외함: {error}"},
     "tuning.why.budget": {"en": "the time budget ran out first", "ko": "시간 예산이 먼저 다 됨"},

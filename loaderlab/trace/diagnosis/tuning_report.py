@@ -69,7 +69,7 @@ def tuning_lines(record: dict[str, Any] | None, lang: str = "en", epochs: int | 
             slices = cand.get("slices") or ()
             why = ("failed" if cand.get("failed") else "skipped" if i in (record.get("not_tried") or ())
                    else "warm_only" if slices and all(s.get("warm") for s in slices)
-                   else "short" if slices else "budget" if record.get("stopped") == "budget" else "dropped")
+                   else "short" if slices else "budget" if record.get("stopped") == "budget" else "job_ended")
             lines.append(text("tuning.row_unmeasured", lang, mark=mark, setting=r.setting,
                               why=text(f"tuning.why.{why}", lang, error=cand.get("failed"))))
             continue

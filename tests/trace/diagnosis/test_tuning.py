@@ -352,3 +352,12 @@ def test_the_pauses_stalls_join_the_pool_and_their_settings_length():
     rec["epoch_samples"] = 600  # 5 stalls in 300 + 900 + 1,800 samples: one an epoch
     assert tuning_table(rec)["stall_s"].tolist() == pytest.approx([0.3, 0.2])
     assert "Stalls: 5 waits for a batch took over 10× the usual pace in the 3,000 samples" in "\n".join(tuning_lines(rec))
+
+
+def test_a_setting_whose_turn_never_came_says_the_job_ended_first():
+    rec = record(cand(OWN, [100, 100]), cand(TWO, [200, 210]), cand(FOUR, []))
+    rec["candidates"][2]["slices"] = []
+    rec["stopped"] = "job_ended"
+    lines = tuning_lines(rec)
+    assert "  · num_workers=4, prefetch_factor=2: not measured (the job ended before its turn came)" in lines
+    assert any("작업이 끝남" in line for line in tuning_lines(rec, "ko"))

@@ -85,7 +85,7 @@ class Candidate:
 
     def paused(self, s: "Slice") -> None:
         """A pause it served ended: its batches handed to the job and its stalls join :attr:`pauses`."""
-        stalls = s.stalls(self.setting.num_workers, self.setting.prefetch_factor)
+        stalls = s.stalls(self.setting.num_workers, self.setting.prefetch_factor, self.batch_s)
         self.pauses["samples"] += s.samples(0, s.handed)
         self.pauses["stalls"] += len(stalls)
         self.pauses["stall_s"] = round(self.pauses["stall_s"] + sum(x for _, x in stalls), 6)
@@ -133,10 +133,10 @@ class Slice:
             self.busy_s += max(0, (time.process_time_ns() - process) - (time.thread_time_ns() - own)) / 1e9
 
     def entry(self, steady: tuple[int, float] | None, now: float, workers: int = 0,
-              prefetch: int | None = None) -> dict[str, Any]:
+              prefetch: int | None = None, batch_s: float | None = None) -> dict[str, Any]:
         """The slice as its candidate's record keeps it (:mod:`loaderlab.trace.diagnosis.tuning`), with its
         stalls (:meth:`stalls`): their count and excess seconds in the whole slice and in its steady window."""
-        stalls = self.stalls(workers, prefetch)
+        stalls = self.stalls(workers, prefetch, batch_s)
         window = self.window(workers, prefetch) if steady else None
         inside = [x for i, x in stalls if window and window[0] < i <= window[1]]
         return {"round": self.round, "samples": steady[0] if steady else 0,
@@ -172,22 +172,28 @@ class Slice:
         lo, hi = window
         return self.samples(lo, hi), self.receipts[hi] - self.receipts[lo]
 
-    def stalls(self, workers: int, prefetch: int | None) -> list[tuple[int, float]]:
+    def stalls(self, workers: int, prefetch: int | None, batch_s: float | None = None) -> list[tuple[int, float]]:
         """``(receipt, excess seconds)`` of each stall: a gap between two receipts past the slice's first of
         more than ``STALL_X`` × its usual wave (the median over its steady receipts of a wave's time), less that
         wave. A rare slow sample is one: an in-order loader cannot hide a wait longer than its pipeline, so it
         costs every setting alike, and a slice of a few hundred samples meets one by chance (``flaky_reads_nw0``,
         0.3 s in one read of 300: the job's own four slices met none, and the worker slices that met one were
-        cut right after it, outside their windows; the composed epochs left 2.4 s of a 6 s epoch out)."""
+        cut right after it, outside their windows; the composed epochs left 2.4 s of a 6 s epoch out). A slice
+        too short for its own median (one cut right after a slow read: 3 batches, 8 samples in 0.31 s, read as a
+        round at 26 samples/s) takes its setting's earlier time a batch, ``batch_s``, where there is one."""
         wave = max(1, workers)
         r = self.receipts
         lo = workers * (prefetch or 0) if workers else 0
         usual = sorted(r[i + wave] - r[i] for i in range(max(1, lo), len(r) - wave))
-        if len(usual) < 3:
+        if len(usual) >= 3:
+            typical = usual[len(usual) // 2]
+        elif batch_s:
+            typical = wave * batch_s
+        else:
             return []
-        typical = usual[len(usual) // 2]
         return [(i, gap - typical) for i in range(1, len(r))
                 if (gap := r[i] - r[i - 1]) > STALL_X * max(typical, 1e-6)]
+
 
 def clocks() -> tuple[float, int, int]:
     """The wall clock, the process's CPU clock and the loop's thread's, as a wait for a batch begins."""

@@ -178,9 +178,10 @@ class Tuner(ShareTurns):
         s, self.slice = self.slice, None
         cand = self.cands[s.who]
         steady = s.steady(cand.setting.num_workers, cand.setting.prefetch_factor)
-        if steady:
-            cand.batch_s = steady[1] / steady[0] * (s.samples(0) / len(s.items))
-        cand.slices.append(s.entry(steady, now, cand.setting.num_workers, cand.setting.prefetch_factor))
+        entry = s.entry(steady, now, cand.setting.num_workers, cand.setting.prefetch_factor, cand.batch_s)
+        if steady and entry["seconds"] > entry["window_stall_s"]:  # its pace: the stalls apart
+            cand.batch_s = (entry["seconds"] - entry["window_stall_s"]) / steady[0] * (s.samples(0) / len(s.items))
+        cand.slices.append(entry)
         self.spent += now - s.started  # the slices' time: a pause (the epoch's share spent) is not tuning
         if self.plan.slice_batches is None and s.who == 0:
             self._plan(s, now)

@@ -69,3 +69,14 @@ def test_a_pause_adds_its_handed_samples_and_stalls_to_its_candidates_record():
     cand.paused(s)
     cand.paused(_slice([0.005] * 20))
     assert cand.record()["pauses"] == {"samples": 15 * 4 + 21 * 4, "stalls": 1, "stall_s": pytest.approx(0.3)}
+
+
+def test_a_slice_cut_right_after_a_slow_read_takes_its_settings_earlier_pace():
+    # three batches, the last 0.3 s late: too few gaps for a median of their own (it read as a round of 26
+    # samples/s); the setting's earlier slices' 5 ms a batch tell the stall from the pace
+    s = _slice([0.005, 0.305])
+    assert s.stalls(workers=0, prefetch=None) == []
+    [(at, excess)] = s.stalls(workers=0, prefetch=None, batch_s=0.005)
+    assert at == 2 and excess == pytest.approx(0.3)
+    entry = s.entry(s.steady(0, None), now=0.4, batch_s=0.005)
+    assert entry["samples"] / (entry["seconds"] - entry["window_stall_s"]) == pytest.approx(8 / 0.01)

@@ -178,19 +178,20 @@ class Slice:
         wave. A rare slow sample is one: an in-order loader cannot hide a wait longer than its pipeline, so it
         costs every setting alike, and a slice of a few hundred samples meets one by chance (``flaky_reads_nw0``,
         0.3 s in one read of 300: the job's own four slices met none, and the worker slices that met one were
-        cut right after it, outside their windows; the composed epochs left 2.4 s of a 6 s epoch out). A slice
-        too short for its own median (one cut right after a slow read: 3 batches, 8 samples in 0.31 s, read as a
-        round at 26 samples/s) takes its setting's earlier time a batch, ``batch_s``, where there is one."""
+        cut right after it, outside their windows; the composed epochs left 2.4 s of a 6 s epoch out). The wave
+        is the shorter of the slice's own median and its setting's earlier time a batch, ``batch_s`` (its pace
+        with the stalls apart), where there is one: a slice cut right after a slow read is too short for a median
+        of its own (3 batches, 8 samples in 0.31 s, read as a round at 26 samples/s), or the stall is in as many
+        of its waves as it has workers (4 workers, 20 batches: half its 8 waves, and one round read 104
+        samples/s)."""
         wave = max(1, workers)
         r = self.receipts
         lo = workers * (prefetch or 0) if workers else 0
         usual = sorted(r[i + wave] - r[i] for i in range(max(1, lo), len(r) - wave))
-        if len(usual) >= 3:
-            typical = usual[len(usual) // 2]
-        elif batch_s:
-            typical = wave * batch_s
-        else:
+        paces = ([usual[len(usual) // 2]] if len(usual) >= 3 else []) + ([wave * batch_s] if batch_s else [])
+        if not paces:
             return []
+        typical = min(paces)
         return [(i, gap - typical) for i in range(1, len(r))
                 if (gap := r[i] - r[i - 1]) > STALL_X * max(typical, 1e-6)]
 

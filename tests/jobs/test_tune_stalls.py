@@ -80,3 +80,13 @@ def test_a_slice_cut_right_after_a_slow_read_takes_its_settings_earlier_pace():
     assert at == 2 and excess == pytest.approx(0.3)
     entry = s.entry(s.steady(0, None), now=0.4, batch_s=0.005)
     assert entry["samples"] / (entry["seconds"] - entry["window_stall_s"]) == pytest.approx(8 / 0.01)
+
+
+def test_a_stall_in_half_a_short_slices_waves_is_told_by_the_settings_earlier_pace():
+    # four workers in step, 20 batches: the 0.3 s gap lies in 4 of the 8 waves its median is taken over
+    gaps = ([0.0001, 0.0001, 0.0001, 0.01] * 5)[:19]
+    gaps[11] = 0.3  # receipt 12: in the waves from receipts 8, 9, 10 and 11
+    s = _slice(gaps)
+    assert len(s.receipts) == 20 and s.stalls(workers=4, prefetch=2) == []  # its median is a wave with the stall
+    [(at, excess)] = s.stalls(workers=4, prefetch=2, batch_s=0.0025)
+    assert at == 12 and excess == pytest.approx(0.29, abs=1e-3)

@@ -12,7 +12,8 @@ setting a later epoch's share tried alone against the job's own, their first rou
 first batch to the end of the step on its last), and its stalls: gaps between receipts of more than ten times
 its usual pace, their count and excess seconds in the whole slice and in the steady part (:meth:`loaderlab.
 jobs.tune_slices.Slice.stalls`). A candidate that served pauses (the untimed rest of an epoch whose share was
-spent) has ``"pauses": {"samples", "stalls", "stall_s"}``: their stalls, counted the same way. ``epoch_samples``: the samples of one of the job's epochs; ``persistent_workers``: the
+spent) has ``"pauses": {"samples", "stalls", "stall_s"}``: their stalls, counted the same way.
+``epoch_samples``: the samples of one of the job's epochs; ``persistent_workers``: the
 job's own (its workers then start once a job, not once an epoch). A warm slice started its
 workers: they come up one after another, so the first ones work ahead while the last start, and the batches
 after the fill arrive faster than the steady rate: a warm slice is never a rate. Its first batch's wait,

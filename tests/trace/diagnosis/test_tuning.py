@@ -351,7 +351,8 @@ def test_the_pauses_stalls_join_the_pool_and_their_settings_length():
     rec = record(own, two)
     rec["epoch_samples"] = 600  # 5 stalls in 300 + 900 + 1,800 samples: one an epoch
     assert tuning_table(rec)["stall_s"].tolist() == pytest.approx([0.3, 0.2])
-    assert "Stalls: 5 waits for a batch took over 10× the usual pace in the 3,000 samples" in "\n".join(tuning_lines(rec))
+    said = "\n".join(tuning_lines(rec))
+    assert "Stalls: 5 waits for a batch took over 10× the usual pace in the 3,000 samples" in said
 
 
 def test_a_setting_whose_turn_never_came_says_the_job_ended_first():

@@ -152,7 +152,7 @@ class Slice:
     def window(self, workers: int, prefetch: int | None) -> tuple[int, int] | None:
         """The receipts ``(lo, hi)`` that bound the steady part (:meth:`steady`); None where the slice is too
         short."""
-        lo = workers * (prefetch or 0) if workers else 0
+        lo = sent_first(workers, prefetch)
         wave = max(1, workers)  # workers hand batches over in waves: both ends at a wave's head
         hi = lo + wave * ((len(self.items) - wave - lo) // wave)
         if hi - lo < 2 or len(self.receipts) <= hi or self.receipts[hi] <= self.receipts[lo]:
@@ -186,7 +186,7 @@ class Slice:
         samples/s)."""
         wave = max(1, workers)
         r = self.receipts
-        lo = workers * (prefetch or 0) if workers else 0
+        lo = sent_first(workers, prefetch)
         usual = sorted(r[i + wave] - r[i] for i in range(max(1, lo), len(r) - wave))
         paces = ([usual[len(usual) // 2]] if len(usual) >= 3 else []) + ([wave * batch_s] if batch_s else [])
         if not paces:
@@ -194,6 +194,12 @@ class Slice:
         typical = min(paces)
         return [(i, gap - typical) for i in range(1, len(r))
                 if (gap := r[i] - r[i - 1]) > STALL_X * max(typical, 1e-6)]
+
+
+def sent_first(workers: int, prefetch: int | None) -> int:
+    """The batches a slice's workers are sent at its start (``workers × prefetch_factor``): they come back
+    faster than the loop's round trips allow, so a slice's pace is read after them."""
+    return workers * (prefetch or 0) if workers else 0
 
 
 def clocks() -> tuple[float, int, int]:

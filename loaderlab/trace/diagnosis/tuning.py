@@ -71,8 +71,7 @@ def _steady_s(s: dict[str, Any]) -> float:
 def rates(candidate: dict[str, Any]) -> list[float]:
     """Samples per second of each measured slice, its stalls apart (never a warm one: see the module
     docstring)."""
-    return [s["samples"] / _steady_s(s) for s in candidate.get("slices", ())
-            if _steady_s(s) > 0 and not s.get("warm")]
+    return [rate for _, rate in _turns(candidate)]
 
 
 def _turns(candidate: dict[str, Any]) -> list[tuple[int, float]]:
@@ -97,9 +96,9 @@ class Stalls:
         the slices' were on average."""
         if not self.count or not self.samples:
             return 0.0
-        own = _stall_parts(candidate)
-        count = sum(s.get("stalls", 0) for s in own)
-        each = sum(s.get("stall_s", 0.0) for s in own) / count if count else self.excess_s / self.count
+        its = _stall_parts(candidate)
+        count = sum(s.get("stalls", 0) for s in its)
+        each = sum(s.get("stall_s", 0.0) for s in its) / count if count else self.excess_s / self.count
         return epoch_samples * self.count / self.samples * each
 
 

@@ -21,6 +21,7 @@ from statistics import median
 
 from ..trace.diagnosis.tuning import MIN_ROUNDS, rates, tuning_choice
 from .candidates import Setting
+from .tune_slices import SWITCH_IN
 
 TARGET_SLICES = 3  # slices per candidate the budget is planned for
 MIN_SLICES = 3  # a candidate the budget cannot give this many slices (its start-up and two rounds) is not tried
@@ -53,8 +54,8 @@ class SlicePlan:
         n = self.slice_batches
         if batch_s and self.slice_s:
             setting = self.settings[who]
-            edges = setting.num_workers * ((setting.prefetch_factor or 0) + 1)  # before and after its window
-            longer = math.ceil(self.slice_s / batch_s) + edges
+            edges = min_batches(setting)  # before and after its window
+            longer = math.ceil(self.slice_s / batch_s / (1 - SWITCH_IN)) + edges
             n = max(n, min(longer, self.most_batches or longer))
         return n
 
@@ -117,10 +118,11 @@ class SlicePlan:
 
 
 def min_batches(setting: Setting) -> int:
-    """The fewest batches a slice of ``setting`` needs: past its first fill (``num_workers`` batches come
-    together) and past what it was sent at the start (``num_workers × prefetch_factor``), with room to time."""
+    """The fewest batches a slice of ``setting`` needs for a window of two waves (:meth:`.tune_slices.Slice.
+    window`): past what it was sent at the start (``num_workers × prefetch_factor``) and before as many at its
+    end, which come after its last task was sent."""
     k = setting.num_workers
-    return max(k * (setting.prefetch_factor or 0) + 3 * k, 3)
+    return max(2 * k * (setting.prefetch_factor or 0) + 3 * k, 3)
 
 
 def pause_setting(records: dict[int, dict[str, Any]]) -> int:

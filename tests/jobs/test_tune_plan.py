@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import math
+
 from loaderlab.jobs.candidates import Setting
+from loaderlab.jobs.tune_slices import SWITCH_IN
 from loaderlab.jobs.tune_plan import (contested, decided, laggards, min_batches, next_turns, pause_setting, SLICE_S,
                                       SlicePlan)
 
@@ -12,13 +15,16 @@ SETTINGS = [OWN, Setting(0, None, False), Setting(1, 2, False), Setting(4, 2, Fa
 
 def test_the_budget_sets_the_slices_and_two_slices_a_setting_an_epoch():
     plan = SlicePlan(SETTINGS, OWN, cores=2)
-    # 1/64 s a batch, 1,000 batches of 32; 4.6875 s for 5 settings × 3 slices: 0.3125 s, 20 batches a slice
+    # 1/64 s a batch, 1,000 batches of 32; 6.5625 s for 5 settings × 3 slices: 0.4375 s, 28 batches a slice
     # (numbers exact in binary: the plan rounds slices up to whole batches and errs short, see tried())
-    budget_s, tried = plan.make(0.015625, 32.0, 1000, ("seconds", 4.6875), 4.6875)
-    assert budget_s == 4.6875 and tried == [0, 1, 2, 3, 4]
-    assert plan.slice_s == 0.3125 and plan.slice_batches == 20 and plan.epoch_samples == 32000
+    budget_s, tried = plan.make(0.015625, 32.0, 1000, ("seconds", 6.5625), 6.5625)
+    assert budget_s == 6.5625 and tried == [0, 1, 2, 3, 4]
+    assert plan.slice_s == 0.4375 and plan.slice_batches == 28 and plan.epoch_samples == 32000
     assert plan.most_batches == 1000 // (2 * 5)
-    assert plan.length(3, None) == 20 and plan.length(3, 0.0078125) == 40 + 4 * 3  # twice as fast: twice the batches
+    assert plan.length(3, None) == 28
+    # twice as fast: twice the batches, over its window's share of the slice (past its switch-in), and its edges
+    assert plan.length(1, 0.0078125) == math.ceil(56 / (1 - SWITCH_IN)) + min_batches(SETTINGS[1]) == 78
+    assert plan.length(3, 0.0078125) == plan.most_batches  # at most two slices a setting an epoch
 
 
 def test_a_share_of_the_epoch_is_its_estimated_seconds():
@@ -29,10 +35,10 @@ def test_a_share_of_the_epoch_is_its_estimated_seconds():
 
 def test_a_short_budget_tries_the_likeliest_settings_first():
     plan = SlicePlan(SETTINGS, OWN, cores=2)
-    # 0.5 s at 50 ms a batch: 10 batches; a slice at least min_batches(4 workers) = 20 batches, 3 of them: 3 s
+    # 0.5 s at 50 ms a batch: 10 batches; a slice at least min_batches(4 workers) = 28 batches, 3 of them: 4.2 s
     budget_s, tried = plan.make(0.05, 32.0, 0, ("seconds", 0.5), 0.5)
     assert budget_s == 0.5 and plan.slice_s == SLICE_S[0]
-    assert plan.slice_batches == min_batches(Setting(4, 2, False)) == 20
+    assert plan.slice_batches == min_batches(Setting(4, 2, False)) == 28
     assert tried == [0, 1]  # the job's own and the likeliest other (none: the cores' count is the own's)
     # own, none, the own workers with a deeper prefetch, twice the cores, the rest
     assert sorted(range(5), key=plan.priority) == [0, 1, 4, 3, 2]
@@ -41,21 +47,21 @@ def test_a_short_budget_tries_the_likeliest_settings_first():
 def test_a_slow_slice_ends_at_twice_its_planned_length_once_it_has_a_rate():
     plan = SlicePlan(SETTINGS, OWN, cores=2)
     assert not plan.too_long(3, 100, 100.0)  # no plan yet: the first slice runs to its end
-    plan.make(0.015625, 32.0, 1000, ("seconds", 4.6875), 4.6875)  # slices of 0.3125 s
-    # 4 workers, prefetch 2: a rate needs 20 batches (min_batches)
-    assert plan.too_long(3, 20, 0.63) and not plan.too_long(3, 19, 0.63) and not plan.too_long(3, 20, 0.62)
+    plan.make(0.015625, 32.0, 1000, ("seconds", 4.6875), 4.6875)  # slices of 0.3125 s, 28 batches: 0.4375 s
+    # 4 workers, prefetch 2: a rate needs 28 batches (min_batches)
+    assert plan.too_long(3, 28, 0.88) and not plan.too_long(3, 27, 0.88) and not plan.too_long(3, 28, 0.87)
     # a slice that started its workers gives no rate: cut (and its workers closed), the next one starts them again
-    assert not plan.too_long(3, 20, 5.0, warm=True)
+    assert not plan.too_long(3, 28, 5.0, warm=True)
 
 
 def test_a_slice_made_longer_by_the_deepest_setting_is_cut_at_twice_its_batches_time():
     # beside a CPU burner: 56 ms a batch, 47 batches an epoch, half of it: slices planned at 0.1 s but 20
-    # batches (the deepest setting's fewest): a cut at 0.2 s took 3 batches, before any rate
+    # batches (the deepest setting's fewest, now 28): a cut at 0.2 s took 3 batches, before any rate
     plan = SlicePlan(SETTINGS, OWN, cores=2)
     plan.make(0.056, 64.0, 47, ("share", 0.5), None)
-    assert plan.slice_s == SLICE_S[0] and plan.slice_batches == 20
-    assert not plan.too_long(2, 5, 0.3)  # 1 worker, 5 batches (its first rate) in 0.3 s: under 2 × 1.12 s
-    assert plan.too_long(2, 5, 2.3) and not plan.too_long(2, 4, 2.3)
+    assert plan.slice_s == SLICE_S[0] and plan.slice_batches == 28
+    assert not plan.too_long(2, 7, 0.3)  # 1 worker, 7 batches (its first rate) in 0.3 s: under 2 × 1.568 s
+    assert plan.too_long(2, 7, 3.2) and not plan.too_long(2, 6, 3.2)
 
 
 

@@ -21,7 +21,6 @@ from statistics import median
 
 from ..trace.diagnosis.tuning import MIN_ROUNDS, rates, tuning_choice
 from .candidates import Setting
-from .tune_slices import SWITCH_IN
 
 TARGET_SLICES = 3  # slices per candidate the budget is planned for
 MIN_SLICES = 3  # a candidate the budget cannot give this many slices (its start-up and two rounds) is not tried
@@ -54,8 +53,9 @@ class SlicePlan:
         n = self.slice_batches
         if batch_s and self.slice_s:
             setting = self.settings[who]
-            edges = min_batches(setting)  # before and after its window
-            longer = math.ceil(self.slice_s / batch_s / (1 - SWITCH_IN)) + edges
+            # before and after its window: what it is sent at its start, and as many after its last send
+            edges = 2 * setting.num_workers * (setting.prefetch_factor or 0)
+            longer = math.ceil(self.slice_s / batch_s) + edges
             n = max(n, min(longer, self.most_batches or longer))
         return n
 

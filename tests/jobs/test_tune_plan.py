@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import math
-
 from loaderlab.jobs.candidates import Setting
-from loaderlab.jobs.tune_slices import SWITCH_IN
 from loaderlab.jobs.tune_plan import (contested, decided, laggards, min_batches, next_turns, pause_setting, SLICE_S,
                                       SlicePlan)
 
@@ -22,9 +19,10 @@ def test_the_budget_sets_the_slices_and_two_slices_a_setting_an_epoch():
     assert plan.slice_s == 0.4375 and plan.slice_batches == 28 and plan.epoch_samples == 32000
     assert plan.most_batches == 1000 // (2 * 5)
     assert plan.length(3, None) == 28
-    # twice as fast: twice the batches, over its window's share of the slice (past its switch-in), and its edges
-    assert plan.length(1, 0.0078125) == math.ceil(56 / (1 - SWITCH_IN)) + min_batches(SETTINGS[1]) == 78
-    assert plan.length(3, 0.0078125) == plan.most_batches  # at most two slices a setting an epoch
+    # twice as fast: twice the batches, and 4 workers with prefetch 2 the 8 sent at its start and the 8 after
+    # its last send (a slice is planned in seconds: a longer one would spend more of the budget)
+    assert plan.length(1, 0.0078125) == 56 and plan.length(3, 0.0078125) == 56 + 2 * 8
+    assert plan.length(3, 0.0015625) == plan.most_batches  # at most two slices a setting an epoch
 
 
 def test_a_share_of_the_epoch_is_its_estimated_seconds():

@@ -90,3 +90,15 @@ def test_a_stall_in_half_a_short_slices_waves_is_told_by_the_settings_earlier_pa
     assert len(s.receipts) == 20 and s.stalls(workers=4, prefetch=2) == []  # its median is a wave with the stall
     [(at, excess)] = s.stalls(workers=4, prefetch=2, batch_s=0.0025)
     assert at == 12 and excess == pytest.approx(0.29, abs=1e-3)
+
+
+def test_where_the_earlier_pace_makes_most_gaps_stalls_the_slices_own_median_is_its_pace():
+    """Beside a CPU burner a setting served 2,842 samples/s in one slice and 100 in its next: told by the first
+    slice's pace, 49 of the second's 50 gaps were stalls and its rate read as the first's."""
+    s = _slice([0.08] * 49)  # 50 batches, 80 ms apart: the setting's pace now
+    assert s.stalls(workers=0, prefetch=None, batch_s=0.0014) == []
+    entry = s.entry(s.steady(0, None), now=4.0, batch_s=0.0014)
+    assert entry["stalls"] == 0 and entry["samples"] / entry["seconds"] == pytest.approx(4 / 0.08)
+    slow = _slice([0.08] * 20 + [1.0] + [0.08] * 20)  # a rare slow read beside it is still one
+    [(at, excess)] = slow.stalls(workers=0, prefetch=None, batch_s=0.0014)
+    assert at == 21 and excess == pytest.approx(0.92)

@@ -21,6 +21,7 @@ from statistics import median
 
 from ..trace.diagnosis.tuning import MIN_ROUNDS, rates, tuning_choice
 from .candidates import Setting
+from .tune_slices import sent_first
 
 TARGET_SLICES = 3  # slices per candidate the budget is planned for
 MIN_SLICES = 3  # a candidate the budget cannot give this many slices (its start-up and two rounds) is not tried
@@ -54,7 +55,7 @@ class SlicePlan:
         if batch_s and self.slice_s:
             setting = self.settings[who]
             # before and after its window: what it is sent at its start, and as many after its last send
-            edges = 2 * setting.num_workers * (setting.prefetch_factor or 0)
+            edges = 2 * sent_first(setting.num_workers, setting.prefetch_factor)
             longer = math.ceil(self.slice_s / batch_s) + edges
             n = max(n, min(longer, self.most_batches or longer))
         return n
@@ -121,8 +122,7 @@ def min_batches(setting: Setting) -> int:
     """The fewest batches a slice of ``setting`` needs for a window of two waves (:meth:`.tune_slices.Slice.
     window`): past what it was sent at the start (``num_workers × prefetch_factor``) and before as many at its
     end, which come after its last task was sent."""
-    k = setting.num_workers
-    return max(2 * k * (setting.prefetch_factor or 0) + 3 * k, 3)
+    return max(2 * sent_first(setting.num_workers, setting.prefetch_factor) + 3 * setting.num_workers, 3)
 
 
 def pause_setting(records: dict[int, dict[str, Any]]) -> int:

@@ -8,8 +8,9 @@ budget cannot give every setting ``MIN_SLICES`` slices, a guess ranks which to t
 it orders the trying only; every number printed is measured). What the measurements so far decide while the
 tuning goes on: which setting serves a pause (:func:`pause_setting`), which are dropped (:func:`laggards`),
 whether the choice is made (:func:`decided`), which setting a split verdict leaves to a rematch with the
-job's own (:func:`contested`), and where the next epoch's share goes (:func:`next_turns`). Knows nothing of
-loaders' iteration (:mod:`.tuner`), of files, plotly or streamlit.
+job's own (:func:`contested`), where the next epoch's share goes (:func:`next_turns`), and what the tuning has
+cost the job so far (:func:`cost_s`), which the budget bounds. Knows nothing of loaders' iteration
+(:mod:`.tuner`), of files, plotly or streamlit.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any
 
 from statistics import median
 
-from ..trace.diagnosis.tuning import MIN_ROUNDS, rates, tuning_choice
+from ..trace.diagnosis.tuning import MIN_ROUNDS, rates, steady_rates, tuning_choice
 from .candidates import Setting
 from .tune_slices import sent_first
 
@@ -185,3 +186,29 @@ def next_turns(record: dict[str, Any], order: list[int], skipped: list[int], pla
         return [0] + sorted(skipped, key=plan.priority)[:max(1, affords)], False
     rival = contested(record)
     return ([0, rival], True) if rival is not None else None
+
+
+def cost_s(record: dict[str, Any]) -> float:
+    """What the tuning has cost the job so far, from the whole ``tuning`` record: the seconds the other settings'
+    slices took beyond the job's own pace (:func:`own_pace`) for the same samples, their stalls apart (a slow
+    sample costs every setting alike), each slice at least nothing. The job's own slices cost nothing (the plain
+    job runs them too), nor does a slice that served its samples faster than the job's own would have. (Counted
+    as the slices' wall time, the job's own slices spent the budget too: a 4-epoch job at 10 %, whose own
+    4 workers took 0.57 s a slice and whose shares were 0.42 s an epoch, ran three slices in its four shares,
+    two of them its own, and `num_workers=0` got one: "too few rounds", where it re-runs 2.3x as fast.) Where the job's own pace is not known yet, the other slices'
+    whole time."""
+    cands = record.get("candidates") or []
+    pace = own_pace(cands[0]) if cands else None
+    cost = 0.0
+    for cand in cands[1:]:
+        for s in cand.get("slices") or ():
+            took = (s.get("elapsed_s") or 0.0) - s.get("stall_s", 0.0)
+            cost += max(0.0, took - (s.get("all_samples", 0) * pace if pace is not None else 0.0))
+    return cost
+
+
+def own_pace(own: dict[str, Any]) -> float | None:
+    """Seconds a sample at the job's own setting, step included: its median measured rate, or, before it has one
+    (its first slice started its workers), the steady part of the slices it ran; None where it ran none."""
+    r = rates(own) or steady_rates(own)
+    return 1.0 / median(r) if r else None

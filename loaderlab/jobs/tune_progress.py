@@ -12,10 +12,11 @@ import sys
 def progress_text(name: str, spent_s: float, budget_s: float | None, setting: str, round_: int | None = None,
                   left: int = 0, tried: int = 0) -> str:
     """Where the tuning stands: the round and the next ``setting`` (``round_`` counted from 0), or, where
-    ``round_`` is None (the end), how many settings were tried and the ``setting`` the job runs with."""
-    budget = f"{spent_s:.1f} of {budget_s:.1f} s" if budget_s else f"{spent_s:.1f} s"
+    ``round_`` is None (the end), how many settings were tried and the ``setting`` the job runs with;
+    ``spent_s``: what the tuning has cost the job so far (:func:`.tune_plan.cost_s`), which ``budget_s`` bounds."""
+    budget = f"cost {spent_s:.1f} of {budget_s:.1f} s" if budget_s else f"cost {spent_s:.1f} s"
     if round_ is None:
-        return f"loaderlab run --tune: {name}: tried {tried} settings in {budget}; the rest of the job runs with {setting}"
+        return f"loaderlab run --tune: {name}: tried {tried} settings, {budget}; the rest of the job runs with {setting}"
     return f"loaderlab run --tune: {name}: round {round_ + 1}, next {setting} ({left} settings left), {budget}"
 
 

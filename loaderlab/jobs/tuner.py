@@ -10,10 +10,13 @@ script's loop runs between batches as always, so each slice's time holds the use
 A slice's rate is timed between receipts of whole waves of batches (:meth:`.tune_slices.Slice.steady`); a
 slice that starts a candidate's workers is start-up, never a rate (its first wait beside the later slices'
 is the start-up, reported apart). Slices are sized from the job's own first slice, and where the budget
-cannot give every candidate enough of them a guess picks which to try (:mod:`.tune_plan`). Tuning stops when
-its time budget is spent or every candidate left has ``ROUNDS`` measured slices; candidates far behind the
-leader are dropped after ``MIN_ROUNDS`` rounds. A share budget's later epochs go to the settings no share had
-afforded, then, where the rounds split between the job's own setting and the leader, to those two alone
+cannot give every candidate enough of them a guess picks which to try (:mod:`.tune_plan`). The budget bounds
+what the tuning costs the job: the other settings' slices' time beyond the job's own pace
+(:func:`.tune_plan.cost_s`; the job's own slices, and faster settings', cost nothing). Tuning stops when that
+reaches the budget or every candidate left has ``ROUNDS`` measured slices; candidates far behind the leader
+are dropped after ``MIN_ROUNDS`` rounds, and once those tried have them, a setting not tried yet joins the
+turns while the budget lasts. A share budget's later epochs go to the settings no share had afforded, then,
+where the rounds split between the job's own setting and the leader, to those two alone
 (:mod:`.tune_shares`). The measured best (:func:`~loaderlab.trace.diagnosis.tuning.
 tuning_choice`, also what the report prints) is then adopted for the rest of the job. Knows nothing of
 files (:mod:`.stream`), plotly or streamlit.
@@ -32,7 +35,7 @@ from ..trace.diagnosis.tuning import MIN_ROUNDS, rates, setting_text, tuning_cho
 from ..engine.cores import cpu_count
 from .candidates import Setting, candidates, own_setting
 from .loader_only import after_tuning, variants
-from .tune_plan import FIRST_SLICE, laggards, pause_setting, SlicePlan
+from .tune_plan import cost_s, decided, FIRST_SLICE, laggards, pause_setting, SlicePlan
 from .tune_progress import progress, progress_text
 from .tune_shares import ShareTurns
 from .tune_slices import Candidate, clocks, count, Slice
@@ -68,7 +71,8 @@ class Tuner(ShareTurns):
         self.epoch_budget_s: float | None = None
         self.paused = False  # this epoch's share is spent: the rest of it goes to the measured leader
         self.shares = 1  # epochs whose share the tuning has had
-        self.spent = 0.0
+        self.spent = 0.0  # what the tuning has cost the job so far (:func:`.tune_plan.cost_s`): the budget's
+        self.slices_s = 0.0  # the slices' wall time (a pause, the epoch's share spent, is not tuning)
         self.started: float | None = None
         self.done = False
         self.stopped = ""
@@ -182,7 +186,8 @@ class Tuner(ShareTurns):
         if steady and entry["seconds"] > entry["window_stall_s"]:  # its pace: the stalls apart
             cand.batch_s = (entry["seconds"] - entry["window_stall_s"]) / steady[0] * (s.samples(0) / len(s.items))
         cand.slices.append(entry)
-        self.spent += now - s.started  # the slices' time: a pause (the epoch's share spent) is not tuning
+        self.slices_s += now - s.started
+        self.spent = cost_s(self.record())
         if self.plan.slice_batches is None and s.who == 0:
             self._plan(s, now)
         self.turn += 1
@@ -190,6 +195,7 @@ class Tuner(ShareTurns):
             self.turn = 0
             self.round += 1
             self._drop_laggards()
+            self._widen()
         who = self.settings[self.order[self.turn]] if self.order else self.own
         progress(progress_text(self.name, self.spent, self.budget_s, setting_text(who.as_dict()), self.round,
                                left=len(self.order)))
@@ -228,6 +234,19 @@ class Tuner(ShareTurns):
             self.order.remove(i)
             self._retire(i)
 
+    def _widen(self) -> None:
+        """At a round's end, where every setting in the turns has the rounds a choice needs and the budget is not
+        spent, the likeliest setting not tried yet (:meth:`.tune_plan.SlicePlan.priority`) joins them. The plan
+        tries as many as its budget would afford if every slice cost its whole time; the job's own and faster
+        settings' cost nothing, so the budget often lasts beyond them (at 10 % a 4-epoch job tried its own 4 workers
+        and `num_workers=0` alone, the three other settings never)."""
+        if not self.skipped or not decided(self._records()) or self.budget_s is None or \
+                self.spent >= self.budget_s * self.in_job_share:
+            return
+        joins = sorted(self.skipped, key=self.plan.priority)[0]
+        self.skipped.remove(joins)
+        self.order = sorted(self.order + [joins])
+
     def _retire(self, i: int) -> None:
         """Setting ``i`` leaves the turns: its workers go now (they would only hold memory)."""
         self.cands[i].close()
@@ -265,7 +284,7 @@ class Tuner(ShareTurns):
                                                                    "slices": []}
                  for i, s in enumerate(self.settings)]
         return {"own": self.own.as_dict(), "candidates": cands, "budget_s": self.budget_s,
-                "spent_s": round(self.spent, 6), **self.plan.record(), "stopped": self.stopped,
+                "spent_s": round(self.spent, 6), "slices_s": round(self.slices_s, 6), **self.plan.record(), "stopped": self.stopped,
                 "persistent_workers": bool(self.loader.persistent_workers),
                 "adopted": self.adopted, "budget": {"kind": self.budget[0], "value": self.budget[1]},
                 "epoch_budget_s": self.epoch_budget_s,

@@ -33,7 +33,7 @@ TEXTS = {
     "tuning.why.job_ended": {"en": "the job ended before its turn came", "ko": "차례가 오기 전에 작업이 끝남"},
     "tuning.why.warm_only": {"en": "only its start-up slice ran", "ko": "시작 조각만 돌았음"},
     "tuning.why.failed": {"en": "it failed, so it was dropped: {error}", "ko": "실패해서 제외함: {error}"},
-    "tuning.why.budget": {"en": "the time budget ran out first", "ko": "시간 예산이 먼저 다 됨"},
+    "tuning.why.budget": {"en": "its cost reached the budget first", "ko": "튜닝 비용이 먼저 예산에 이름"},
     "tuning.why.short": {"en": "its slice was cut short by the epoch's end", "ko": "에폭이 끝나 조각이 너무 짧았음"},
     "tuning.why.skipped": {"en": "not tried: the budget allows fewer settings", "ko": "시도 안 함: 예산이 설정 수보다 적음"},
     "tuning.vs_own": {"en": ", {ratio:.2f}× yours", "ko": ", 여러분 설정의 {ratio:.2f}배"},
@@ -96,7 +96,8 @@ TEXTS = {
         "ko": "처음 잰 라운드에서 {change}와 현재 설정의 승부가 갈리지 않아, 다음 에폭의 몫은 그 둘만 다시 재는 데 "
               "썼습니다.",
     },
-    "tuning.stopped.budget": {"en": "the budget of {budget:.1f} s was spent", "ko": "예산 {budget:.1f}초를 다 씀"},
+    "tuning.stopped.budget": {"en": "its cost reached the budget of {budget:.1f} s",
+                              "ko": "튜닝 비용이 예산 {budget:.1f}초에 이름"},
     "tuning.stopped.rounds": {"en": "every setting got its rounds", "ko": "모든 설정을 충분히 잼"},
     "tuning.stopped.job_ended": {"en": "the job ended while tuning", "ko": "튜닝 중 작업이 끝남"},
     "tuning.adopted": {

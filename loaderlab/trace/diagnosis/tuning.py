@@ -3,8 +3,11 @@
 Twin of nothing in torch. Reads a loader's ``tuning`` record (written by :mod:`loaderlab.jobs.tuner`):
 
 ``{"own": SETTING, "candidates": [{"setting": SETTING, "startup_s": S | null, "slices": [SLICE...]}],
-"budget_s", "spent_s", "slice_batches", "stopped", "adopted": INDEX | null, "rematch": INDEX | null}`` (rematch: the
-setting a later epoch's share tried alone against the job's own, their first rounds split) where a SETTING is
+"budget_s", "spent_s", "slices_s", "slice_batches", "stopped", "adopted": INDEX | null, "rematch": INDEX | null}``
+(``spent_s``: what the tuning cost the job, the other settings' slices beyond the job's own pace, which the budget
+bounds: :func:`loaderlab.jobs.tune_plan.cost_s`; ``slices_s``: the slices' wall time, absent from older records;
+rematch: the setting a later epoch's share tried alone against the job's own, their first rounds split) where a
+SETTING is
 ``{"num_workers", "prefetch_factor", "pin_memory"}`` and a SLICE is ``{"round", "samples", "seconds",
 "warm", "all_samples", "elapsed_s", "stalls", "stall_s", "window_stall_s"}``: ``samples`` handed to the job in
 ``seconds`` of its steady part (between receipts of whole waves of batches, the user's step included:
@@ -72,6 +75,12 @@ def rates(candidate: dict[str, Any]) -> list[float]:
     """Samples per second of each measured slice, its stalls apart (never a warm one: see the module
     docstring)."""
     return [rate for _, rate in _turns(candidate)]
+
+
+def steady_rates(candidate: dict[str, Any]) -> list[float]:
+    """Samples per second of the steady part of every slice, warm ones too (a warm slice's reads its workers'
+    fill: a guess of its pace before it has a rate, never a rate reported)."""
+    return [s["samples"] / _steady_s(s) for s in candidate.get("slices", ()) if _steady_s(s) > 0]
 
 
 def _turns(candidate: dict[str, Any]) -> list[tuple[int, float]]:

@@ -129,9 +129,15 @@ def min_batches(setting: Setting) -> int:
 def pause_setting(records: dict[int, dict[str, Any]]) -> int:
     """The setting that serves a pause (the epoch's share spent), from the candidates' records so far (by
     index; 0 is the job's own): the fastest measured if it was measured faster than the job's own, else the
-    job's own. (The measured leader alone once served a job beside a CPU burner with the one setting measured so
-    far, num_workers=0 at 41 samples/s, its own slice cut short unmeasured: 154 s against 35 s plain.)"""
+    job's own; the job's own, before it has a rate, by the steady part of its first slice (:func:`_own_guess`: at
+    10 % the job's own 4 workers' first slice spent the first epoch's share and `num_workers=0`'s the second's,
+    and the rest of both epochs went to the 4 workers, though `num_workers=0` had served 499 samples/s against
+    the 240 of their first slice's steady part). (The measured leader alone once served a job
+    beside a CPU burner with the one setting measured so far, num_workers=0 at 41 samples/s, its own slice cut
+    short unmeasured: 154 s against 35 s plain.)"""
     measured = {i: median(r) for i, record in records.items() if (r := rates(record))}
+    if 0 in records and 0 not in measured and (guess := _own_guess([records[0]])):
+        measured[0] = guess
     best = max(measured, key=measured.get) if measured else 0
     return best if 0 in measured and measured[best] > measured[0] else 0
 
@@ -189,26 +195,46 @@ def next_turns(record: dict[str, Any], order: list[int], skipped: list[int], pla
 
 
 def cost_s(record: dict[str, Any]) -> float:
-    """What the tuning has cost the job so far, from the whole ``tuning`` record: the seconds the other settings'
-    slices took beyond the job's own pace (:func:`own_pace`) for the same samples, their stalls apart (a slow
-    sample costs every setting alike), each slice at least nothing. The job's own slices cost nothing (the plain
-    job runs them too), nor does a slice that served its samples faster than the job's own would have. (Counted
-    as the slices' wall time, the job's own slices spent the budget too: a 4-epoch job at 10 %, whose own
-    4 workers took 0.57 s a slice and whose shares were 0.42 s an epoch, ran three slices in its four shares,
-    two of them its own, and `num_workers=0` got one: "too few rounds", where it re-runs 2.3x as fast.) Where the job's own pace is not known yet, the other slices'
-    whole time."""
+    """What the tuning has cost the job so far, from the whole ``tuning`` record: the seconds its slices took
+    beyond the pace of the fastest setting measured so far (:func:`lead_pace`) for the same samples, their stalls
+    apart (a slow sample costs every setting alike), summed for each setting and each at least nothing. The job's
+    own first slice costs nothing: the plain job starts with it too, and the tuning is planned from it. Where
+    nothing has a pace yet, the other settings' slices' whole time. Tuning that costs the job this much takes it
+    that much longer than a job run with the best setting from its start. (Counted as the slices' wall time, the
+    job's own and the leader's slices spent it too: a 4-epoch job at 10 %, whose own 4 workers took 0.57 s a
+    slice and whose shares were 0.42 s an epoch, ran three slices in its four shares, two of them its own, and
+    `num_workers=0` got one: "too few rounds", where it re-runs 2.3x as fast. Counted against the job's own pace
+    alone, the job's own slices cost nothing, and the same job's tuning cost 0.08 s of its 0.31 s share while it
+    took every batch of all four epochs in slices, 1.84x the time of the job with its best setting.)"""
     cands = record.get("candidates") or []
-    pace = own_pace(cands[0]) if cands else None
+    pace = lead_pace(cands)
     cost = 0.0
-    for cand in cands[1:]:
-        for s in cand.get("slices") or ():
-            took = (s.get("elapsed_s") or 0.0) - s.get("stall_s", 0.0)
-            cost += max(0.0, took - (s.get("all_samples", 0) * pace if pace is not None else 0.0))
+    for i, cand in enumerate(cands):
+        slices = list(cand.get("slices") or ())[1 if i == 0 else 0:]
+        if pace is None:
+            cost += 0.0 if i == 0 else sum(_took(s) for s in slices)
+        else:
+            cost += max(0.0, sum(_took(s) - s.get("all_samples", 0) * pace for s in slices))
     return cost
 
 
-def own_pace(own: dict[str, Any]) -> float | None:
-    """Seconds a sample at the job's own setting, step included: its median measured rate, or, before it has one
-    (its first slice started its workers), the steady part of the slices it ran; None where it ran none."""
-    r = rates(own) or steady_rates(own)
-    return 1.0 / median(r) if r else None
+def _took(s: dict[str, Any]) -> float:
+    """A slice's seconds without its stalls."""
+    return (s.get("elapsed_s") or 0.0) - s.get("stall_s", 0.0)
+
+
+def lead_pace(cands: list[dict[str, Any]]) -> float | None:
+    """Seconds a sample at the fastest setting measured so far, step included (each setting's median rate; the
+    job's own, before it has a rate, by the steady part of its first slice, which started its workers); None
+    where none has a pace."""
+    paces = [median(r) for c in cands if (r := rates(c))] + ([own] if (own := _own_guess(cands)) else [])
+    return 1.0 / max(paces) if paces else None
+
+
+def _own_guess(cands: list[dict[str, Any]]) -> float | None:
+    """The job's own samples/s before it has a rate: the steady part of the slices it ran (their workers' fill
+    reads fast, so a faster setting's lead is understated, never made up); None where it has a rate or no pace."""
+    if not cands or rates(cands[0]):
+        return None
+    r = steady_rates(cands[0])
+    return median(r) if r else None

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from .tune_plan import next_turns, pause_setting
 
-SHARE_EPOCHS = 4  # a share budget's tuning spans at most this many epochs (their batches go untraced)
+SHARE_EPOCHS = 4  # tuning spans at most this many epochs (their batches go untraced)
 
 
 class ShareTurns:
@@ -46,6 +46,11 @@ class ShareTurns:
         elif self.slice is not None:  # the epoch ended inside a slice: keep what the sampler gave
             self.slice.items = self.slice.items[:self.slice.handed]
             self._end_slice(now)
+        self.epochs += 1
+        if not self.done and self.epochs >= SHARE_EPOCHS:
+            # settings about as fast as each other cost the job little, so the budget alone would let their
+            # rounds take every batch of a short job (4 epochs of 1,000 samples, all in slices: none traced)
+            self._finish("epochs")
 
     def _next_share(self, turns: list[int], rematch: bool) -> None:
         """The next epoch's share goes to ``turns``: where they are not the settings tried so far, in a new round

@@ -71,6 +71,7 @@ class Tuner(ShareTurns):
         self.epoch_budget_s: float | None = None
         self.paused = False  # this epoch's share is spent: the rest of it goes to the measured leader
         self.shares = 1  # epochs whose share the tuning has had
+        self.epochs = 0  # epochs that ended while it tuned
         self.spent = 0.0  # what the tuning has cost the job so far (:func:`.tune_plan.cost_s`): the budget's
         self.slices_s = 0.0  # the slices' wall time (a pause, the epoch's share spent, is not tuning)
         self.started: float | None = None
@@ -287,7 +288,7 @@ class Tuner(ShareTurns):
                 "spent_s": round(self.spent, 6), "slices_s": round(self.slices_s, 6), **self.plan.record(), "stopped": self.stopped,
                 "persistent_workers": bool(self.loader.persistent_workers),
                 "adopted": self.adopted, "budget": {"kind": self.budget[0], "value": self.budget[1]},
-                "epoch_budget_s": self.epoch_budget_s,
+                "epoch_budget_s": self.epoch_budget_s, "epochs": self.epochs,
                 "not_tried": self.skipped, "loader_only": self.loader_only, "rematch": self.rematch}
 
     def adopted_setting(self) -> Setting:

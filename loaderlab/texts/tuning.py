@@ -34,6 +34,8 @@ TEXTS = {
     "tuning.why.warm_only": {"en": "only its start-up slice ran", "ko": "시작 조각만 돌았음"},
     "tuning.why.failed": {"en": "it failed, so it was dropped: {error}", "ko": "실패해서 제외함: {error}"},
     "tuning.why.budget": {"en": "its cost reached the budget first", "ko": "튜닝 비용이 먼저 예산에 이름"},
+    "tuning.why.epochs": {"en": "tuning ended after {epochs} epochs, before its turn came",
+                          "ko": "차례가 오기 전에 튜닝이 에폭 {epochs}개 뒤에 끝남"},
     "tuning.why.short": {"en": "its slice was cut short by the epoch's end", "ko": "에폭이 끝나 조각이 너무 짧았음"},
     "tuning.why.skipped": {"en": "not tried: the budget allows fewer settings", "ko": "시도 안 함: 예산이 설정 수보다 적음"},
     "tuning.vs_own": {"en": ", {ratio:.2f}× yours", "ko": ", 여러분 설정의 {ratio:.2f}배"},
@@ -100,6 +102,7 @@ TEXTS = {
                               "ko": "튜닝 비용이 예산 {budget:.1f}초에 이름"},
     "tuning.stopped.rounds": {"en": "every setting got its rounds", "ko": "모든 설정을 충분히 잼"},
     "tuning.stopped.job_ended": {"en": "the job ended while tuning", "ko": "튜닝 중 작업이 끝남"},
+    "tuning.stopped.epochs": {"en": "tuning ends after {epochs} epochs", "ko": "튜닝은 에폭 {epochs}개 뒤에 끝남"},
     "tuning.adopted": {
         "en": "The rest of the job ran with {setting} (the measured best; your script still says {own}): the "
               "events in this trace were recorded with it, the first {tuned} batches (the tuning slices) are not "

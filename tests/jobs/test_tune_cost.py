@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from loaderlab.jobs.candidates import Setting
-from loaderlab.jobs.tune_plan import cost_s, own_pace, SlicePlan
+from loaderlab.jobs.tune_plan import cost_s, lead_pace, pause_setting, SlicePlan
 
 
 def _slice(round_: int, samples: int, elapsed: float, warm: bool = False, stall_s: float = 0.0,
@@ -23,33 +23,41 @@ def _cand(nw: int, *slices: dict) -> dict:
             "slices": list(slices)}
 
 
-def test_only_the_other_settings_time_beyond_the_jobs_own_pace_costs():
-    # the job's own: 100 samples/s (0.01 s a sample) in its measured slices; its warm first slice and its
-    # slow second slice cost nothing: the plain job runs them too
+def test_every_slice_costs_its_time_beyond_the_fastest_settings_pace():
+    # the job's own: 100 samples/s; num_workers=0 leads at 200 samples/s (0.005 s a sample). The own's first
+    # slice costs nothing (the plain job starts with it too); its next two 0.5 s each beyond the leader's pace
     own = _cand(2, _slice(0, 100, 3.0, warm=True), _slice(1, 100, 1.0), _slice(2, 100, 1.0))
-    slower = _cand(1, _slice(1, 100, 1.5, stall_s=0.2))  # 1.3 s without its stall, 1.0 s at the own's pace
-    faster = _cand(0, _slice(1, 100, 0.5), _slice(2, 100, 0.4))  # faster than the own: nothing, never credit
-    starting = _cand(4, _slice(1, 100, 2.0, warm=True))  # its workers' start-up: 1.0 s beyond
-    record = {"candidates": [own, slower, faster, starting]}
-    assert own_pace(own) == pytest.approx(0.01)
-    assert cost_s(record) == pytest.approx(0.3 + 0.0 + 1.0)
-    assert cost_s({"candidates": [own, faster]}) == 0.0
+    leader = _cand(0, _slice(1, 100, 0.4), _slice(2, 100, 0.6), _slice(3, 100, 0.5))  # its median pace: nothing
+    slower = _cand(1, _slice(1, 100, 1.5, stall_s=0.2))  # 1.3 s without its stall, 0.5 s at the leader's pace
+    starting = _cand(4, _slice(1, 100, 2.0, warm=True))  # its workers' start-up in it
+    assert lead_pace([own, leader, slower, starting]) == pytest.approx(0.005)
+    assert cost_s({"candidates": [own, leader, slower, starting]}) == pytest.approx(1.0 + 0.0 + 0.8 + 1.5)
+    # where the job's own leads, only the others cost: the old budget's count, less their samples' own time
+    assert cost_s({"candidates": [own, slower]}) == pytest.approx(0.3)
 
 
-def test_before_the_own_has_a_rate_its_warm_slices_steady_part_is_its_pace():
+def test_before_the_own_has_a_rate_its_first_slices_steady_part_is_its_pace():
     # its first slice started its workers: never a rate, but its steady part (after the fill) paces the cost
     own = _cand(2, _slice(0, 120, 2.0, warm=True, steady=(80, 0.5)))  # 160 samples/s
-    other = _cand(0, _slice(0, 80, 1.0))  # 0.5 s at that pace
-    assert own_pace(own) == pytest.approx(1 / 160)
+    other = _cand(0, _slice(0, 80, 1.0))  # 80 samples/s: 0.5 s beyond the own's pace
+    assert lead_pace([own, other]) == pytest.approx(1 / 160)
     assert cost_s({"candidates": [own, other]}) == pytest.approx(0.5)
 
 
-def test_without_any_pace_of_the_own_the_other_slices_whole_time_counts():
+def test_without_any_pace_the_other_slices_whole_time_counts():
     own = _cand(2, _slice(0, 8, 0.3, warm=True, steady=(0, 0.0)))  # too short for a steady part
-    other = _cand(0, _slice(0, 80, 1.0), _slice(1, 80, 0.25))
-    assert own_pace(own) is None
+    other = _cand(1, _slice(0, 80, 1.0, warm=True, steady=(0, 0.0)), _slice(1, 8, 0.25, steady=(0, 0.0)))
+    assert lead_pace([own, other]) is None
     assert cost_s({"candidates": [own, other]}) == pytest.approx(1.25)
     assert cost_s({"candidates": []}) == 0.0
+
+
+def test_a_pause_goes_to_a_setting_measured_faster_than_the_own_first_slices_steady_part():
+    own = _cand(4, _slice(0, 112, 0.7, warm=True, steady=(60, 0.25)))  # 240 samples/s after its workers' fill
+    assert pause_setting({0: own, 1: _cand(0, _slice(0, 176, 0.35))}) == 1  # 503 samples/s
+    assert pause_setting({0: own, 1: _cand(0, _slice(0, 176, 1.0))}) == 0  # 176 samples/s
+    cut = _cand(4, _slice(0, 8, 0.3, warm=True, steady=(0, 0.0)))  # no steady part: its own setting serves
+    assert pause_setting({0: cut, 1: _cand(0, _slice(0, 176, 0.35))}) == 0
 
 
 class _Measured:
@@ -103,3 +111,14 @@ def test_no_setting_joins_undecided_turns_or_a_spent_budget(rounds, spent):
     assert tuner.in_job_share == 0.75
     tuner._widen()
     assert (tuner.order, tuner.skipped) == (sorted(rounds), [2, 3])
+
+
+def test_tuning_ends_after_four_epochs_whatever_its_budget_left():
+    # settings about as fast as each other cost little: without an end their rounds took every batch of a job
+    tuner = _tuner({0: 2, 1: 2, 4: 1}, skipped=[2, 3], spent=0.0)
+    tuner.slice, tuner.turn, tuner.round = None, 2, 2
+    for _ in range(3):
+        tuner.end_epoch(now=1.0)
+    assert not tuner.done and tuner.epochs == 3
+    tuner.end_epoch(now=2.0)
+    assert tuner.done and tuner.stopped == "epochs" and tuner.record()["epochs"] == 4

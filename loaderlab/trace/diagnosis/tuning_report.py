@@ -69,9 +69,11 @@ def tuning_lines(record: dict[str, Any] | None, lang: str = "en", epochs: int | 
             slices = cand.get("slices") or ()
             why = ("failed" if cand.get("failed") else "skipped" if i in (record.get("not_tried") or ())
                    else "warm_only" if slices and all(s.get("warm") for s in slices)
-                   else "short" if slices else "budget" if record.get("stopped") == "budget" else "job_ended")
+                   else "short" if slices else record.get("stopped") if record.get("stopped") in ("budget", "epochs")
+                   else "job_ended")
             lines.append(text("tuning.row_unmeasured", lang, mark=mark, setting=r.setting,
-                              why=text(f"tuning.why.{why}", lang, error=cand.get("failed"))))
+                              why=text(f"tuning.why.{why}", lang, error=cand.get("failed"),
+                                       epochs=record.get("epochs"))))
             continue
         vs = "" if r.own or r.vs_own is None else text("tuning.vs_own", lang, ratio=r.vs_own)
         startup = "" if r.startup_s is None or r.num_workers == 0 else text("tuning.startup", lang,
@@ -88,7 +90,8 @@ def tuning_lines(record: dict[str, Any] | None, lang: str = "en", epochs: int | 
                                                                      own["setting"])))
     if choice.speedup is None or (choice.keep and choice.speedup >= MIN_SPEEDUP and choice.paired < MIN_ROUNDS):
         # a faster setting that shared too few rounds with the job's own is not a reason to keep: it is untold
-        why = text(f"tuning.stopped.{record.get('stopped') or 'job_ended'}", lang, budget=record.get("budget_s") or 0)
+        why = text(f"tuning.stopped.{record.get('stopped') or 'job_ended'}", lang, budget=record.get("budget_s") or 0,
+                   epochs=record.get("epochs"))
         lines.append(text("tuning.too_few", lang, why=why, **larger_budget(record, lang)))
     elif choice.keep and MIN_SPEEDUP <= choice.speedup < choice.floor:
         lines.append(text("tuning.keep_busy", lang, change=change_text(record["candidates"][choice.best]["setting"],

@@ -80,8 +80,8 @@ def add_parsers(commands: Any, raw: type) -> None:
                           "and in turn, to loaders with each setting, with your real step between batches; the "
                           "measured best runs the rest of the job and `report` prints what each one measured")
     run.add_argument("--tune-budget", default="10%", metavar="B",
-                     help="the most time tuning may add to the job (the other settings' slices beyond your own "
-                          "setting's pace): a share of each epoch at your own setting (10%%, the default: that share "
+                     help="the most time tuning may add to the job (its slices' time beyond the fastest setting "
+                          "measured): a share of each epoch at your own setting (10%%, the default: that share "
                           "of each epoch it reaches, until it is done) or seconds (30, 30s)")
     run.add_argument("script", nargs="*", metavar="SCRIPT.py [ARGS]", help="the script and its own arguments")
 

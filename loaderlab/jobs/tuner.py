@@ -11,11 +11,11 @@ A slice's rate is timed between receipts of whole waves of batches (:meth:`.tune
 slice that starts a candidate's workers is start-up, never a rate (its first wait beside the later slices'
 is the start-up, reported apart). Slices are sized from the job's own first slice, and where the budget
 cannot give every candidate enough of them a guess picks which to try (:mod:`.tune_plan`). The budget bounds
-what the tuning costs the job: the other settings' slices' time beyond the job's own pace
-(:func:`.tune_plan.cost_s`; the job's own slices, and faster settings', cost nothing). Tuning stops when that
-reaches the budget or every candidate left has ``ROUNDS`` measured slices; candidates far behind the leader
-are dropped after ``MIN_ROUNDS`` rounds, and once those tried have them, a setting not tried yet joins the
-turns while the budget lasts. A share budget's later epochs go to the settings no share had afforded, then,
+what the tuning costs the job: its slices' time beyond the pace of the fastest setting measured so far
+(:func:`.tune_plan.cost_s`; the leader's slices cost nothing). Tuning stops when that reaches the budget, when
+every candidate left has ``ROUNDS`` measured slices, or after ``SHARE_EPOCHS`` epochs; candidates far behind
+the leader are dropped after ``MIN_ROUNDS`` rounds, and once those tried have them, a setting not tried yet
+joins the turns while the budget lasts. A share budget's later epochs go to the settings no share had afforded, then,
 where the rounds split between the job's own setting and the leader, to those two alone
 (:mod:`.tune_shares`). The measured best (:func:`~loaderlab.trace.diagnosis.tuning.
 tuning_choice`, also what the report prints) is then adopted for the rest of the job. Knows nothing of
@@ -238,9 +238,9 @@ class Tuner(ShareTurns):
     def _widen(self) -> None:
         """At a round's end, where every setting in the turns has the rounds a choice needs and the budget is not
         spent, the likeliest setting not tried yet (:meth:`.tune_plan.SlicePlan.priority`) joins them. The plan
-        tries as many as its budget would afford if every slice cost its whole time; the job's own and faster
-        settings' cost nothing, so the budget often lasts beyond them (at 10 % a 4-epoch job tried its own 4 workers
-        and `num_workers=0` alone, the three other settings never)."""
+        tries as many as its budget would afford if every slice cost its whole time; the leader's cost nothing, so
+        the budget often lasts beyond them (at 10 % a 4-epoch job tried its own 4 workers and `num_workers=0`
+        alone, the three other settings never)."""
         if not self.skipped or not decided(self._records()) or self.budget_s is None or \
                 self.spent >= self.budget_s * self.in_job_share:
             return

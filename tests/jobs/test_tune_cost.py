@@ -7,6 +7,7 @@ import pytest
 
 from loaderlab.jobs.candidates import Setting
 from loaderlab.jobs.tune_plan import cost_s, lead_pace, pause_setting, SlicePlan
+from tests.jobs.test_tune_plan import _Measured
 
 
 def _slice(round_: int, samples: int, elapsed: float, warm: bool = False, stall_s: float = 0.0,
@@ -58,19 +59,6 @@ def test_a_pause_goes_to_a_setting_measured_faster_than_the_own_first_slices_ste
     assert pause_setting({0: own, 1: _cand(0, _slice(0, 176, 1.0))}) == 0  # 176 samples/s
     cut = _cand(4, _slice(0, 8, 0.3, warm=True, steady=(0, 0.0)))  # no steady part: its own setting serves
     assert pause_setting({0: cut, 1: _cand(0, _slice(0, 176, 0.35))}) == 0
-
-
-class _Measured:
-    """A candidate as the tuner keeps it, with a fixed record (no loader, no workers)."""
-
-    def __init__(self, record: dict) -> None:
-        self._record, self.closed = record, False
-
-    def record(self) -> dict:
-        return self._record
-
-    def close(self) -> None:
-        self.closed = True
 
 
 SETTINGS = [Setting(2, 2, False), Setting(0, None, False), Setting(1, 2, False), Setting(4, 2, False),

@@ -76,7 +76,7 @@ class Candidate:
         self.failed: str | None = None  # what it raised, where it failed
         # the stalls of the untimed slices it served (pauses: the rest of an epoch whose share is spent), which
         # hold most of a tuned epoch's samples: how often a rare slow sample comes is read from them too
-        self.pauses = {"samples": 0, "stalls": 0, "stall_s": 0.0}
+        self.pauses = {"samples": 0, "batches": 0, "stalls": 0, "stall_s": 0.0}
 
     def start(self, items: list, timed: bool = True) -> bool:
         """Hand it the slice; True where this starts its workers (a warm slice: start-up, never a rate).
@@ -94,6 +94,7 @@ class Candidate:
         """A pause it served ended: its batches handed to the job and its stalls join :attr:`pauses`."""
         stalls = s.stalls(self.setting.num_workers, self.setting.prefetch_factor, self.batch_s)
         self.pauses["samples"] += s.samples(0, s.handed)
+        self.pauses["batches"] += s.handed
         self.pauses["stalls"] += len(stalls)
         self.pauses["stall_s"] = round(self.pauses["stall_s"] + sum(x for _, x in stalls), 6)
 

@@ -105,16 +105,21 @@ TEXTS = {
     "tuning.stopped.epochs": {"en": "tuning ends after {epochs} epochs", "ko": "튜닝은 에폭 {epochs}개 뒤에 끝남"},
     "tuning.adopted": {
         "en": "The rest of the job ran with {setting} (the measured best; your script still says {own}): the "
-              "events in this trace were recorded with it, the first {tuned} batches (the tuning slices) are not "
-              "in them.",
+              "events in this trace were recorded with it; the {tuned} batches served while it tuned (its slices"
+              "{paused}) are not in them.",
         "ko": "작업의 나머지는 {setting}(잰 값 중 최선; 스크립트에는 여전히 {own})로 돌았습니다: 이 트레이스의 "
-              "이벤트는 그 설정으로 기록되었고, 처음 {tuned}개 배치(튜닝 조각)는 들어 있지 않습니다.",
+              "이벤트는 그 설정으로 기록되었고, 튜닝하는 동안 받은 {tuned}개 배치(튜닝 조각{paused})는 들어 있지 "
+              "않습니다.",
     },
     "tuning.kept_own": {
-        "en": "The rest of the job ran with your own setting; the first {tuned} batches (the tuning slices) are "
-              "not in this trace's events.",
-        "ko": "작업의 나머지는 여러분의 설정으로 돌았습니다. 처음 {tuned}개 배치(튜닝 조각)는 이 트레이스의 "
-              "이벤트에 없습니다.",
+        "en": "The rest of the job ran with your own setting; the {tuned} batches served while it tuned (its "
+              "slices{paused}) are not in this trace's events.",
+        "ko": "작업의 나머지는 여러분의 설정으로 돌았습니다. 튜닝하는 동안 받은 {tuned}개 배치(튜닝 조각{paused})는 "
+              "이 트레이스의 이벤트에 없습니다.",
+    },
+    "tuning.paused_by": {
+        "en": ", and the rest of each epoch whose share was spent, {batches} of them served by {settings}",
+        "ko": ", 그리고 몫을 다 쓴 에폭의 나머지 {batches}개: {settings}로 받음",
     },
     "tuning.same_batches": {
         "en": "Every setting was handed the same index batches in the sampler's order, so the loop got the very "

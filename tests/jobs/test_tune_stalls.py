@@ -55,7 +55,7 @@ def test_too_few_receipts_name_no_stall():
     assert _slice([0.3]).stalls(workers=0, prefetch=None) == []
 
 
-def test_a_pause_adds_its_handed_samples_and_stalls_to_its_candidates_record():
+def test_a_pause_adds_its_handed_samples_batches_and_stalls_to_its_candidates_record():
     import torch
 
     from loaderlab.jobs.candidates import Setting
@@ -68,7 +68,8 @@ def test_a_pause_adds_its_handed_samples_and_stalls_to_its_candidates_record():
     s.handed = 15  # the job stopped asking after 15 of its 21 batches
     cand.paused(s)
     cand.paused(_slice([0.005] * 20))
-    assert cand.record()["pauses"] == {"samples": 15 * 4 + 21 * 4, "stalls": 1, "stall_s": pytest.approx(0.3)}
+    assert cand.record()["pauses"] == {"samples": 15 * 4 + 21 * 4, "batches": 15 + 21, "stalls": 1,
+                                       "stall_s": pytest.approx(0.3)}
 
 
 def test_a_slice_cut_right_after_a_slow_read_takes_its_settings_earlier_pace():

@@ -15,7 +15,7 @@ SETTING is
 first batch to the end of the step on its last), and its stalls: gaps between receipts of more than ten times
 its usual pace, their count and excess seconds in the whole slice and in the steady part (:meth:`loaderlab.
 jobs.tune_slices.Slice.stalls`). A candidate that served pauses (the untimed rest of an epoch whose share was
-spent) has ``"pauses": {"samples", "stalls", "stall_s"}``: their stalls, counted the same way.
+spent) has ``"pauses": {"samples", "batches", "stalls", "stall_s"}``: their stalls, counted the same way.
 ``epoch_samples``: the samples of one of the job's epochs; ``persistent_workers``: the
 job's own (its workers then start once a job, not once an epoch). A warm slice started its
 workers: they come up one after another, so the first ones work ahead while the last start, and the batches
@@ -113,7 +113,7 @@ class Stalls:
 
 def _stall_parts(candidate: dict[str, Any]) -> list[dict[str, Any]]:
     """Where a candidate's stalls were counted: its measured slices (the warm ones' gaps are its workers'
-    start) and its pauses' tally (``{"samples", "stalls", "stall_s"}``: the untimed rest of each epoch whose
+    start) and its pauses' tally (``{"samples", "batches", "stalls", "stall_s"}``: the untimed rest of each epoch whose
     share was spent, most of a tuned epoch's samples)."""
     parts = [{**s, "samples": s.get("all_samples", 0)} for s in candidate.get("slices", ()) if not s.get("warm")]
     return parts + ([candidate["pauses"]] if candidate.get("pauses") else [])

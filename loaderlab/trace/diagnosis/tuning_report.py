@@ -47,7 +47,25 @@ def tuning_suggestions(record: dict[str, Any], epochs: int = 1) -> list[dict[str
 
 
 def tuned_batches(record: dict[str, Any]) -> int:
-    return sum(s.get("batches", 0) for c in record.get("candidates") or () for s in c.get("slices", ()))
+    """The batches served while it tuned, none of them traced: its slices' and its pauses' (the rest of each
+    epoch whose share was spent, served by the measured leader)."""
+    cands = record.get("candidates") or ()
+    return sum(s.get("batches", 0) for c in cands for s in c.get("slices", ())) + _paused_batches(cands)
+
+
+def _paused_batches(cands: Any) -> int:
+    return sum((c.get("pauses") or {}).get("batches", 0) for c in cands)
+
+
+def _paused_text(record: dict[str, Any], lang: str) -> str:
+    """Which settings served the tuning's pauses, and how many batches (empty where none did, or where an older
+    record kept no count)."""
+    cands = record.get("candidates") or ()
+    batches = _paused_batches(cands)
+    if not batches:
+        return ""
+    settings = ", ".join(setting_text(c["setting"]) for c in cands if (c.get("pauses") or {}).get("batches"))
+    return text("tuning.paused_by", lang, batches=batches, settings=settings)
 
 
 def tuning_lines(record: dict[str, Any] | None, lang: str = "en", epochs: int | None = None) -> list[str]:
@@ -116,7 +134,8 @@ def tuning_lines(record: dict[str, Any] | None, lang: str = "en", epochs: int | 
     if adopted is not None:
         key = "tuning.adopted" if adopted else "tuning.kept_own"
         lines.append(text(key, lang, setting=setting_text(record["candidates"][adopted]["setting"]),
-                          own=setting_text(own["setting"]), tuned=tuned_batches(record)))
+                          own=setting_text(own["setting"]), tuned=tuned_batches(record),
+                          paused=_paused_text(record, lang)))
     lines.append(text("tuning.same_batches", lang))
     return lines
 

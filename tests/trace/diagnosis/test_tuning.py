@@ -85,6 +85,21 @@ def test_the_table_and_the_text_print_the_same_numbers():
     assert doc["speedup"] == pytest.approx(2.0) and doc["best"] == 1 and doc["tuned_batches"] == 30 + 4 + 30
 
 
+def test_the_batches_of_the_pauses_are_counted_as_untraced_and_their_setting_named():
+    # the rest of each epoch whose share was spent went to the measured leader: those batches were not traced
+    # either, and the job did not run them with the setting the line names for the rest of the job
+    rec = record(cand(OWN, [100, 100]), cand(TWO, [150, 90]), adopted=0)
+    rec["candidates"][1]["pauses"] = {"samples": 720, "batches": 180, "stalls": 0, "stall_s": 0.0}
+    assert tuning_document(rec, "en", 4)["tuned_batches"] == 20 + 4 + 20 + 180
+    lines = tuning_lines(rec, epochs=4)
+    assert ("The rest of the job ran with your own setting; the 224 batches served while it tuned (its slices, "
+            "and the rest of each epoch whose share was spent, 180 of them served by num_workers=2, "
+            "prefetch_factor=2) are not in this trace's events.") in lines
+    assert "180개: num_workers=2, prefetch_factor=2로 받음" in "\n".join(tuning_lines(rec, "ko", epochs=4))
+    del rec["candidates"][1]["pauses"]["batches"]  # a record from before the count: its slices alone
+    assert "the 44 batches served while it tuned (its slices) are not" in "\n".join(tuning_lines(rec, epochs=4))
+
+
 def test_warm_slices_are_start_up_never_a_rate():
     rec = record(cand(OWN, [100, 100]), cand(TWO, [100, 100]))
     rec["candidates"][1]["slices"][0]["samples"] = 10_000  # a start-up slice, however fast, is not a rate

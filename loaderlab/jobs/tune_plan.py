@@ -203,7 +203,7 @@ def cost_s(record: dict[str, Any]) -> float:
     that much longer than a job run with the best setting from its start. (Counted as the slices' wall time, the
     job's own and the leader's slices spent it too: a 4-epoch job at 10 %, whose own 4 workers took 0.57 s a
     slice and whose shares were 0.42 s an epoch, ran three slices in its four shares, two of them its own, and
-    `num_workers=0` got one: "too few rounds", where it re-runs 2.3x as fast. Counted against the job's own pace
+    `num_workers=0` got one: "too few rounds", where it re-runs about 2x as fast. Counted against the job's own pace
     alone, the job's own slices cost nothing, and the same job's tuning cost 0.08 s of its 0.31 s share while it
     took every batch of all four epochs in slices, 1.84x the time of the job with its best setting.)"""
     cands = record.get("candidates") or []

@@ -15,8 +15,8 @@ what the tuning costs the job: its slices' time beyond the pace of the fastest s
 (:func:`.tune_plan.cost_s`; the leader's slices cost nothing). Tuning stops when that reaches the budget, when
 every candidate left has ``ROUNDS`` measured slices, or after ``SHARE_EPOCHS`` epochs; candidates far behind
 the leader are dropped after ``MIN_ROUNDS`` rounds, and once those tried have them, a setting not tried yet
-joins the turns while the budget lasts. A share budget's later epochs go to the settings no share had afforded, then,
-where the rounds split between the job's own setting and the leader, to those two alone
+joins the turns while the budget lasts. A share budget's later epochs go to the settings no share had
+afforded, then, where the rounds split between the job's own setting and the leader, to those two alone
 (:mod:`.tune_shares`). The measured best (:func:`~loaderlab.trace.diagnosis.tuning.
 tuning_choice`, also what the report prints) is then adopted for the rest of the job. Knows nothing of
 files (:mod:`.stream`), plotly or streamlit.
@@ -285,7 +285,8 @@ class Tuner(ShareTurns):
                                                                    "slices": []}
                  for i, s in enumerate(self.settings)]
         return {"own": self.own.as_dict(), "candidates": cands, "budget_s": self.budget_s,
-                "spent_s": round(self.spent, 6), "slices_s": round(self.slices_s, 6), **self.plan.record(), "stopped": self.stopped,
+                "spent_s": round(self.spent, 6), "slices_s": round(self.slices_s, 6), **self.plan.record(),
+                "stopped": self.stopped,
                 "persistent_workers": bool(self.loader.persistent_workers),
                 "adopted": self.adopted, "budget": {"kind": self.budget[0], "value": self.budget[1]},
                 "epoch_budget_s": self.epoch_budget_s, "epochs": self.epochs,

@@ -41,10 +41,10 @@ def split_run(argv: list[str]) -> tuple[list[str], list[str]]:
     i = 0
     while i < len(argv):
         token = argv[i]
-        if token in ("-o", "--output", "--label", "--tune-budget"):
+        if token in ("-o", "--output", "--label", "--tune-budget", "--tune-trace-epochs"):
             own += argv[i:i + 2]
             i += 2
-        elif token.startswith(("--output=", "--label=", "--tune-budget=")) or (token.startswith("-o") and token != "-o"):
+        elif token.startswith(("--output=", "--label=", "--tune-budget=", "--tune-trace-epochs=")) or (token.startswith("-o") and token != "-o"):
             own.append(token)
             i += 1
         elif token in ("-h", "--help", "--tune"):
@@ -60,8 +60,9 @@ def split_run(argv: list[str]) -> tuple[list[str], list[str]]:
 def add_parsers(commands: Any, raw: type) -> None:
     run = commands.add_parser(
         "run", help="run your training script unchanged and trace its DataLoaders", formatter_class=raw,
-        usage="python -m loaderlab run [-o TRACE] [--label KEY] [--tune [--tune-budget B]] SCRIPT.py [ARGS ...]\n"
-              "       python -m loaderlab run [-o TRACE] [--label KEY] [--tune [--tune-budget B]] -m MODULE [ARGS ...]",
+        usage="python -m loaderlab run [-o TRACE] [--label KEY] [--tune [--tune-budget B] [--tune-trace-epochs N]] SCRIPT.py [ARGS ...]\n"
+              "       python -m loaderlab run [-o TRACE] [--label KEY] [--tune [--tune-budget B] [--tune-trace-epochs N]]\n"
+              "                                   -m MODULE [ARGS ...]",
         description=RUN_HELP,
         epilog="examples:\n  python -m loaderlab run train.py --epochs 3\n"
                "  python -m loaderlab run -o val_trace -m mypackage.train --config c.yaml\n"
@@ -83,6 +84,10 @@ def add_parsers(commands: Any, raw: type) -> None:
                      help="the most time tuning may add to the job (its slices' time beyond the fastest setting "
                           "measured): a share of each epoch at your own setting (10%%, the default: that share "
                           "of each epoch it reaches, until it is done) or seconds (30, 30s)")
+    run.add_argument("--tune-trace-epochs", default=None, metavar="N",
+                     help="how many epochs that begin after tuning ends are traced (default: all); the later ones "
+                          "run untraced with the measured best, at its own speed (tracing costs a job of small "
+                          "samples 1.1-1.3x an epoch): the report counts them")
     run.add_argument("script", nargs="*", metavar="SCRIPT.py [ARGS]", help="the script and its own arguments")
 
     stacks = commands.add_parser(
@@ -124,13 +129,23 @@ def run_command(args: argparse.Namespace, rest: list[str]) -> int:
             raise UserError(str(exc)) from None
     elif args.tune_budget != "10%":
         raise UserError("--tune-budget needs --tune: `python -m loaderlab run --tune --tune-budget 30 train.py`")
+    trace_epochs = None
+    if args.tune_trace_epochs is not None:
+        if not args.tune:
+            raise UserError("--tune-trace-epochs needs --tune: "
+                            "`python -m loaderlab run --tune --tune-trace-epochs 1 train.py`")
+        raw = args.tune_trace_epochs.strip()
+        if not raw.isdigit():
+            raise UserError(f"--tune-trace-epochs must be a whole number of epochs, 0 or more, not "
+                            f"{args.tune_trace_epochs!r}")
+        trace_epochs = int(raw)
     from ..jobs import trace_process
 
     trace_process.start_early("loaderlab.jobs.rows:RowWriter")  # before torch: see trace_process
     try:
         from ..jobs.job import run_job
 
-        return run_job(target, args.output, args.label, tune)
+        return run_job(target, args.output, args.label, tune, trace_epochs)
     finally:
         trace_process.release_early()
 

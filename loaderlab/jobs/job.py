@@ -55,10 +55,11 @@ def output_path(output: str, rank: int, world: int) -> str:
 
 class Job:
     def __init__(self, target: Target, path: str, rank: int, world: int, label_key: str | None = None,
-                 tune: tuple[str, float] | None = None) -> None:
+                 tune: tuple[str, float] | None = None, trace_epochs: int | None = None) -> None:
         self.target, self.path, self.rank, self.world = target, path, rank, world
         self.label_key = label_key  # run --label: where each sample keeps its class
         self.tune = tune  # run --tune: the budget, ("share", 0.1) or ("seconds", 30.0)
+        self.trace_epochs = trace_epochs  # --tune-trace-epochs: epochs traced after tuning (None: all)
         self.pid = os.getpid()
         self.loaders: list[LoaderTrace] = []
         self.owners: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # user loader → its LoaderTrace
@@ -83,7 +84,8 @@ class Job:
 
     def _trace(self, loader: Any) -> LoaderTrace:
         site = loader.__dict__.get(patch.SITE) or ("?", 0, None)
-        owner = LoaderTrace(loader, self._name(site), site, self.stacks_dir, self.label_key, self.tune)
+        owner = LoaderTrace(loader, self._name(site), site, self.stacks_dir, self.label_key, self.tune,
+                            self.trace_epochs)
         earlier = [lt for lt in self.loaders if lt.name == owner.name]
         if earlier:  # the same line made it again (a loader per epoch): its epochs go on from there
             owner.epochs = earlier[-1].epochs
@@ -222,11 +224,12 @@ class Job:
                 f"Next: python -m loaderlab report {target}")
 
 
-def run_job(target: Target, output: str, label_key: str | None = None, tune: tuple[str, float] | None = None) -> int:
+def run_job(target: Target, output: str, label_key: str | None = None, tune: tuple[str, float] | None = None,
+            trace_epochs: int | None = None) -> int:
     """Run ``target`` traced, writing ``output``; the script's exit status. ``label_key``: see ``run --label``;
-    ``tune``: see ``run --tune`` (:mod:`.tuner`)."""
+    ``tune``: see ``run --tune`` (:mod:`.tuner`); ``trace_epochs``: ``--tune-trace-epochs`` (None: all)."""
     rank, world = rank_env()
     path = output_path(output, rank, world)
     if world > 1:
         os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-    return Job(target, path, rank, world, label_key, tune).run()
+    return Job(target, path, rank, world, label_key, tune, trace_epochs).run()

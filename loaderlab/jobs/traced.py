@@ -37,15 +37,25 @@ from . import interrupts
 from .origins import ORIGIN, wrapper_entry
 from .patch import torch_iter
 from .stacks import StackDumpInit
+from .tune_slices import Candidate
 from .tuner import Done, Tuner
+from .untraced import UntracedEpoch
 
 
 class LoaderTrace:
     """A user loader's name, site, tracer and clone (built at its first ``iter()``)."""
 
     def __init__(self, loader: torch.utils.data.DataLoader, name: str, site: tuple, stacks_dir: str | None,
-                 label_key: str | None = None, tune: tuple[str, float] | None = None) -> None:
+                 label_key: str | None = None, tune: tuple[str, float] | None = None,
+                 trace_epochs: int | None = None) -> None:
         self.name, self.site, self.loader, self.stacks_dir = name, site, loader, stacks_dir
+        # run --tune --tune-trace-epochs: epochs that begin after tuning and are traced (None: all), the rest
+        # served untraced (:mod:`.untraced`)
+        self.trace_epochs = trace_epochs
+        self.traced_after = 0  # epochs begun after tuning, traced
+        self.untraced_epochs = 0
+        self.untraced_batches = 0
+        self.untraced: Candidate | None = None
         # labels and lengths read from what the dataset returns: the label, padding and duplicate findings
         self.tracer = RecordTracer(SampleGuess.for_loader(loader, label_key))  # no object per event (issue 37)
         iterable = isinstance(loader.dataset, torch.utils.data.IterableDataset)
@@ -96,6 +106,10 @@ class LoaderTrace:
                "torch_threads": torch.get_num_threads()}
         if self.tuner is not None:
             out["tuning"] = self.tuner.record()
+            if self.trace_epochs is not None:
+                out["tuning"]["after"] = {"trace_epochs": self.trace_epochs, "traced_epochs": self.traced_after,
+                                          "untraced_epochs": self.untraced_epochs,
+                                          "untraced_batches": self.untraced_batches}
         elif self.tune_skipped:
             out["tuning"] = {"skipped": self.tune_skipped}
         if self.label_sources:
@@ -127,9 +141,24 @@ class LoaderTrace:
         if not (self.loader.persistent_workers and self.loader.num_workers > 0 and self.seed_drawn):
             torch.empty((), dtype=torch.int64).random_(generator=self.loader.generator)
         self.seed_drawn = True
+        if self.tuner.done and self.trace_epochs is not None and self.traced_after >= self.trace_epochs:
+            return self._untraced_epoch(indices, epoch)
         if self.tuner.done:
+            self.traced_after += 1
             return self.rest_of_epoch(indices, epoch, 0)
         return TuningIterator(self, indices, epoch)
+
+    def _untraced_epoch(self, indices: Any, epoch: int) -> UntracedEpoch:
+        """An epoch past ``--tune-trace-epochs``: the adopted setting serves it untraced (:mod:`.untraced`)."""
+        if self.untraced is None:
+            if self.clone is not None and self.clone._iterator is not None and \
+                    hasattr(self.clone._iterator, "_shutdown_workers"):
+                self.clone._iterator._shutdown_workers()  # the traced clone's workers serve no more epochs
+            self.untraced = Candidate(self.loader, self.tuner.adopted_setting())
+        self.untraced_epochs += 1
+        it = UntracedEpoch(self, self.untraced, indices, epoch)
+        self.iterators.add(it)
+        return it
 
     def rest_of_epoch(self, indices: Any, epoch: int, first: int) -> "TracedIterator":
         """The clone with the adopted setting, from batch ``first`` of the epoch on."""
@@ -147,6 +176,8 @@ class LoaderTrace:
             it.close()
         if self.tuner is not None:
             self.tuner.abandon()
+        if self.untraced is not None:
+            self.untraced.close()
         clones = [self.clone._iterator] if self.clone is not None else []
         for inner in [getattr(it, "inner", None) for it in list(self.iterators)] + clones:
             if hasattr(inner, "_shutdown_workers"):

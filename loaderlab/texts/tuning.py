@@ -121,6 +121,14 @@ TEXTS = {
         "en": ", and the rest of each epoch whose share was spent, {batches} of them served by {settings}",
         "ko": ", 그리고 몫을 다 쓴 에폭의 나머지 {batches}개: {settings}로 받음",
     },
+    "tuning.untraced_after": {
+        "en": "After tuning, {traced} epoch(s) were traced with that setting and the next {epochs} ({batches} "
+              "batches) ran untraced, at its own speed (--tune-trace-epochs {n}): they are not in this trace's "
+              "events.",
+        "ko": "튜닝 뒤 에폭 {traced}개는 그 설정으로 트레이스했고, 다음 에폭 {epochs}개(배치 {batches}개)는 "
+              "트레이스 없이 그 설정의 제 속도로 돌았습니다(--tune-trace-epochs {n}): 이 트레이스의 이벤트에 "
+              "없습니다.",
+    },
     "tuning.same_batches": {
         "en": "Every setting was handed the same index batches in the sampler's order, so the loop got the very "
               "batches it gets without --tune (random augmentation in workers draws from each worker's seed, "

@@ -136,6 +136,11 @@ def tuning_lines(record: dict[str, Any] | None, lang: str = "en", epochs: int | 
         lines.append(text(key, lang, setting=setting_text(record["candidates"][adopted]["setting"]),
                           own=setting_text(own["setting"]), tuned=tuned_batches(record),
                           paused=_paused_text(record, lang)))
+    after = record.get("after")
+    if after and after.get("untraced_epochs"):
+        lines.append(text("tuning.untraced_after", lang, traced=after.get("traced_epochs", 0),
+                          epochs=after["untraced_epochs"], batches=after.get("untraced_batches", 0),
+                          n=after.get("trace_epochs")))
     lines.append(text("tuning.same_batches", lang))
     return lines
 
@@ -158,6 +163,6 @@ def tuning_document(record: dict[str, Any], lang: str = "en", epochs: int = 1) -
     return {"rows": tuning_table(record).to_dict("records"), "keep": choice.keep,
             "best": None if choice.keep else choice.best, "speedup": None if choice.keep else choice.speedup,
             "adopted": record.get("adopted"), "budget_s": record.get("budget_s"), "spent_s": record.get("spent_s"),
-            "stopped": record.get("stopped"), "tuned_batches": tuned_batches(record),
+            "stopped": record.get("stopped"), "tuned_batches": tuned_batches(record), "after": record.get("after"),
             "epoch_samples": record.get("epoch_samples"),
             "text": tuning_lines(record, lang, epochs)}

@@ -1,0 +1,99 @@
+"""``run --tune --tune-trace-epochs N``: past the N traced epochs after tuning, the adopted setting serves the job
+untraced; the job still sees its very batches, the trace holds those epochs' begin and end and no batch, the
+report counts them (English and Korean), no worker outlives the job, and a bad N is a one-line error."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from loaderlab.engine import events as ev
+from loaderlab.jobs.read import load_any
+
+from .runner import cli, run, write
+from .test_tune import _leftovers
+
+EPOCHS = 7  # tuning ends after four epochs at the latest (tuner.SHARE_EPOCHS): at least two begin after it
+
+SCRIPT = '''
+import json, sys, time
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+class Rows(Dataset):
+    def __len__(self):
+        return 600
+    def __getitem__(self, i):
+        t = time.perf_counter()
+        while time.perf_counter() - t < 0.0004:
+            pass
+        return torch.tensor([i, i * 2]), i % 3
+
+torch.manual_seed(7)
+loader = DataLoader(Rows(), {setup})
+seen = []
+for epoch in range({epochs}):
+    for x, y in loader:
+        seen.append(x.reshape(-1, 2)[:, 0].tolist())
+json.dump(seen, open(sys.argv[1], "w"))
+'''
+
+SETUPS = {
+    "main_process": "batch_size=8, shuffle=True, num_workers=0",
+    "persistent_workers": "batch_size=6, shuffle=True, num_workers=2, persistent_workers=True, "
+                          "generator=torch.Generator().manual_seed(3)",
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("setup", sorted(SETUPS))
+def test_epochs_past_the_traced_ones_run_untraced_with_the_same_batches(tmp_path, setup):
+    script = write(tmp_path, f"six_{setup}.py", SCRIPT.format(setup=SETUPS[setup], epochs=EPOCHS))
+    plain = run(tmp_path, "-o", "plain", script.name, "plain.json")
+    tuned = run(tmp_path, "--tune", "--tune-budget", "0.2", "--tune-trace-epochs", "1", "-o", "tuned",
+                script.name, "tuned.json")
+    assert plain.returncode == 0, plain.stderr
+    assert tuned.returncode == 0, tuned.stderr
+    assert json.loads((tmp_path / "tuned.json").read_text()) == json.loads((tmp_path / "plain.json").read_text())
+    assert _leftovers(script.name) == []
+
+    trace = load_any(str(tmp_path / "tuned.lltrace"))
+    record = trace.attrs["loaders"]["loader"]["tuning"]
+    after = record["after"]
+    # the epochs that ended while it tuned, then (where it ended inside one) the rest of that epoch, traced,
+    # then one traced epoch, then the untraced ones
+    tuned_epochs = record["epochs"]
+    assert after["trace_epochs"] == 1 and after["traced_epochs"] == 1, record
+    assert after["untraced_epochs"] >= 1, record
+    assert EPOCHS - tuned_epochs - 2 <= after["untraced_epochs"] <= EPOCHS - tuned_epochs - 1, record
+    per_epoch = len(json.loads((tmp_path / "plain.json").read_text())) // EPOCHS
+    assert after["untraced_batches"] == after["untraced_epochs"] * per_epoch
+    # every epoch begins and ends in the trace; the untraced ones (the last) hand over no batch in it
+    assert sorted(trace[trace["kind"] == ev.EPOCH_BEGIN]["epoch"]) == list(range(EPOCHS))
+    assert sorted(trace[trace["kind"] == ev.EPOCH_END]["epoch"]) == list(range(EPOCHS))
+    yielded = set(trace[trace["kind"] == ev.BATCH_YIELD]["epoch"])
+    untraced = set(range(EPOCHS - after["untraced_epochs"], EPOCHS))
+    assert yielded and not yielded & untraced and max(yielded) == min(untraced) - 1
+
+    english = cli(tmp_path, "report", "tuned.lltrace").stdout
+    assert (f"and the next {after['untraced_epochs']} ({after['untraced_batches']} batches) ran untraced"
+            in english), english
+    korean = cli(tmp_path, "report", "tuned.lltrace", "--lang", "ko").stdout
+    assert f"다음 에폭 {after['untraced_epochs']}개(배치 {after['untraced_batches']}개)는 트레이스 없이" in korean
+    doc = json.loads(cli(tmp_path, "report", "tuned.lltrace", "--json").stdout)
+    assert doc["tuning"]["after"] == after
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--tune", "--tune-trace-epochs", "one"], "--tune-trace-epochs must be a whole number of epochs, 0 or more, "
+                                               "not 'one'"),
+    (["--tune", "--tune-trace-epochs", "-1"], "not '-1'"),
+    (["--tune-trace-epochs", "1"], "--tune-trace-epochs needs --tune"),
+])
+def test_bad_trace_epochs_are_one_line_errors(tmp_path, args, says):
+    script = write(tmp_path, "noop.py", "print('ran')\n")
+    done = run(tmp_path, *args, script.name)
+    assert done.returncode == 2
+    assert says in done.stderr and "Traceback" not in done.stderr
+    assert "ran" not in done.stdout

@@ -157,6 +157,18 @@ TEXTS = {
             "가져오고 합치는 데 썼습니다(배치당 {work_ms:.2f} ms, 학습 단계는 중앙값 {step_ms:.2f} ms{step_note}). 워커를 "
             "쓰면 학습 단계가 도는 동안 로딩합니다.",
     },
+    "verdict.main_process_measured": {
+        "en": "Loading inside the loop is the slow part: with num_workers=0 the loop spent {share:.0%} of its "
+              "time fetching and collating ({work_ms:.2f} ms per batch, against {step_ms:.2f} ms of your step, "
+              "median{step_note}). Yet run --tune measured settings with workers inside this job and none "
+              "was measurably faster than num_workers=0 (its table): the time is in loading each sample, so a "
+              "cheaper __getitem__ or collate_fn is what shortens it.",
+        "ko": "루프 안에서의 로딩이 느린 부분입니다: num_workers=0이라 학습 루프가 시간의 {share:.0%}를 "
+              "가져오고 합치는 데 썼습니다(배치당 {work_ms:.2f} ms, 학습 단계는 중앙값 {step_ms:.2f} ms{step_note}). "
+              "그래도 run --tune이 이 작업 안에서 워커를 쓰는 설정을 재 보니 num_workers=0보다 눈에 띄게 빠른 것이 "
+              "없었습니다(그 표): "
+              "시간은 샘플 하나를 읽는 데 들므로, 더 가벼운 __getitem__이나 collate_fn이 이를 줄입니다.",
+    },
     "verdict.pin_memory": {
         "en": "The pin-memory thread is the slow part: it took {pin_ms:.2f} ms per batch, {pin_share:.0%} of "
             "the loop's time, while the loop waited {share:.0%} of its time. pin_memory=False skips it.",

@@ -58,6 +58,7 @@ from .steps import step_medians
 from .predict import calibrated, keeps_up, shortens_steady, STEADY_MIN, worker_limit
 from ..tables.slow import sample_fetches, slow_workers, stragglers
 from .summary import events, RunSummary, summarise
+from .tuning import workers_measured_slower
 from .unseen import workers_unseen
 
 WORKERS, IPC, STARTUP, STRAGGLER, SLOW_WORKER, CONSUMER, MAIN_PROCESS, PIN_MEMORY, PREFETCH, NONE = (
@@ -180,8 +181,10 @@ def verdict(frame: Any, summary: RunSummary | None = None) -> Verdict:
         return Verdict(CONSUMER, CONSUMER,
                        {**common, "wait_ms": _ms(loop.wait_s / batches), "workers": s.num_workers,
                         "cores": cpu_count() or 0})
-    if not s.num_workers:
-        return Verdict(MAIN_PROCESS, MAIN_PROCESS, {**common, "work_ms": work_ms})
+    if not s.num_workers:  # where run --tune measured workers slower in this job, the words say that instead
+        measured = workers_measured_slower((getattr(frame, "attrs", None) or {}).get("tuning"))
+        return Verdict(MAIN_PROCESS, "main_process_measured" if measured else MAIN_PROCESS,
+                       {**common, "work_ms": work_ms})
     pin = s.stage("pin")
     if pin.count and pin.total_s >= PIN_SHARE * total:
         return Verdict(PIN_MEMORY, PIN_MEMORY, {**common, "pin_ms": _ms(pin.p50_s), "pin_share": pin.total_s / total})

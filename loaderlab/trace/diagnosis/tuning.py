@@ -184,6 +184,25 @@ def tuning_choice(record: dict[str, Any]) -> TuningChoice:
                         floor, busy)
 
 
+def workers_measured_slower(record: dict[str, Any] | None) -> bool:
+    """True where ``run --tune`` measured settings with workers inside the job and chose one without: the job's
+    own ``num_workers=0`` kept (no setting measured 1.05x faster), or ``num_workers=0`` adopted over the job's
+    workers. The
+    ``main_process`` verdict then says so rather than that workers would help (a job of 0.01 ms steps: the
+    slices measured 2 workers at 0.77x of none, and the verdict read "workers would load while your step runs")."""
+    cands = (record or {}).get("candidates") or []
+    if not cands:
+        return False
+    choice = tuning_choice(record)
+    workers = [i for i, c in enumerate(cands) if c["setting"].get("num_workers") and len(rates(c)) >= MIN_ROUNDS]
+    if not choice.keep:
+        return not cands[choice.best]["setting"].get("num_workers") and bool(workers)
+    # kept: told only where no setting came within reach of a gain (too few rounds, or a gain under a busy
+    # process's noise, says nothing either way)
+    return choice.speedup is not None and choice.speedup < MIN_SPEEDUP and \
+        not cands[0]["setting"].get("num_workers") and bool(workers)
+
+
 def change_text(setting: dict[str, Any], own: dict[str, Any]) -> str:
     """``num_workers=4`` — the arguments that differ from the job's own (prefetch_factor only with workers)."""
     parts = [f"{k}={v}" for k, v in setting.items()

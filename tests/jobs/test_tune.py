@@ -13,7 +13,8 @@ from loaderlab.jobs.read import load_any
 from .runner import cli, run, write
 
 # A deterministic map-style dataset: each sample costs a little CPU, so the settings measure differently.
-# The script prints every batch's sample ids, epoch after epoch; SETUP picks the loader's settings.
+# The script prints every batch's sample ids, epoch after epoch; SETUP picks the loader's settings, ROWS and
+# EPOCHS the dataset's length and the epochs run.
 SCRIPT = '''
 import json, sys, time
 import torch
@@ -21,7 +22,7 @@ from torch.utils.data import DataLoader, Dataset
 
 class Rows(Dataset):
     def __len__(self):
-        return 1920
+        return {rows}
     def __getitem__(self, i):
         t = time.perf_counter()
         while time.perf_counter() - t < 0.0004:
@@ -31,7 +32,7 @@ class Rows(Dataset):
 torch.manual_seed(7)
 loader = DataLoader(Rows(), {setup})
 seen = []
-for epoch in range(3):
+for epoch in range({epochs}):
     for x, y in loader:
         seen.append(x.reshape(-1, 2)[:, 0].tolist())
 json.dump(seen, open(sys.argv[1], "w"))
@@ -59,7 +60,7 @@ def _leftovers(marker: str) -> list[int]:
 @pytest.mark.slow
 @pytest.mark.parametrize("setup", sorted(SETUPS))
 def test_tune_leaves_the_jobs_batches_identical(tmp_path, setup):
-    script = write(tmp_path, f"tune_{setup}.py", SCRIPT.format(setup=SETUPS[setup]))
+    script = write(tmp_path, f"tune_{setup}.py", SCRIPT.format(setup=SETUPS[setup], rows=1920, epochs=3))
     plain = run(tmp_path, "-o", "plain", script.name, "plain.json")
     # 4 s, more than these jobs last: with 2 s, once under load (the suite runs two files at a time) only the
     # job's own setting got rounds (sampler_only; it passed alone)
@@ -87,7 +88,7 @@ def test_tune_leaves_the_jobs_batches_identical(tmp_path, setup):
 def test_a_share_of_each_epoch_tunes_on_in_the_next_epoch_with_the_same_batches(tmp_path):
     """A share budget too small for one epoch's turns pauses (the job's own setting serves the epoch on) and goes
     on in the next epoch's share: the job still sees its very batches, and more than one epoch's share is used."""
-    script = write(tmp_path, "tune_share.py", SCRIPT.format(setup=SETUPS["global_rng"]))
+    script = write(tmp_path, "tune_share.py", SCRIPT.format(setup=SETUPS["global_rng"], rows=1920, epochs=3))
     plain = run(tmp_path, "-o", "plain", script.name, "plain.json")
     tuned = run(tmp_path, "--tune", "--tune-budget", "15%", "-o", "tuned", script.name, "tuned.json")
     assert plain.returncode == 0, plain.stderr

@@ -12,32 +12,9 @@ from loaderlab.engine import events as ev
 from loaderlab.jobs.read import load_any
 
 from .runner import cli, run, write
-from .test_tune import _leftovers
+from .test_tune import _leftovers, SCRIPT
 
 EPOCHS = 7  # tuning ends after four epochs at the latest (tuner.SHARE_EPOCHS): at least two begin after it
-
-SCRIPT = '''
-import json, sys, time
-import torch
-from torch.utils.data import DataLoader, Dataset
-
-class Rows(Dataset):
-    def __len__(self):
-        return 600
-    def __getitem__(self, i):
-        t = time.perf_counter()
-        while time.perf_counter() - t < 0.0004:
-            pass
-        return torch.tensor([i, i * 2]), i % 3
-
-torch.manual_seed(7)
-loader = DataLoader(Rows(), {setup})
-seen = []
-for epoch in range({epochs}):
-    for x, y in loader:
-        seen.append(x.reshape(-1, 2)[:, 0].tolist())
-json.dump(seen, open(sys.argv[1], "w"))
-'''
 
 SETUPS = {
     "main_process": "batch_size=8, shuffle=True, num_workers=0",
@@ -49,7 +26,7 @@ SETUPS = {
 @pytest.mark.slow
 @pytest.mark.parametrize("setup", sorted(SETUPS))
 def test_epochs_past_the_traced_ones_run_untraced_with_the_same_batches(tmp_path, setup):
-    script = write(tmp_path, f"six_{setup}.py", SCRIPT.format(setup=SETUPS[setup], epochs=EPOCHS))
+    script = write(tmp_path, f"six_{setup}.py", SCRIPT.format(setup=SETUPS[setup], rows=600, epochs=EPOCHS))
     plain = run(tmp_path, "-o", "plain", script.name, "plain.json")
     tuned = run(tmp_path, "--tune", "--tune-budget", "0.2", "--tune-trace-epochs", "1", "-o", "tuned",
                 script.name, "tuned.json")

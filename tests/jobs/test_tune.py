@@ -123,8 +123,12 @@ for x in DataLoader(Stream(), batch_size=8):
     (["--tune", "--tune-budget", "0%"], "--tune-budget must be a share of each epoch like 10%"),
     (["--tune", "--tune-budget", "lots"], "not 'lots'"),
     (["--tune-budget", "30"], "--tune-budget needs --tune"),
+    (["--tune", "--tune-trace-epochs", "one"], "--tune-trace-epochs must be a whole number of epochs, 0 or more, "
+                                               "not 'one'"),
+    (["--tune", "--tune-trace-epochs", "-1"], "not '-1'"),
+    (["--tune-trace-epochs", "1"], "--tune-trace-epochs needs --tune"),
 ])
-def test_bad_budgets_are_one_line_errors(tmp_path, args, says):
+def test_bad_budgets_and_trace_epochs_are_one_line_errors(tmp_path, args, says):
     script = write(tmp_path, "noop.py", "print('ran')\n")
     done = run(tmp_path, *args, script.name)
     assert done.returncode == 2

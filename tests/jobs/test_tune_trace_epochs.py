@@ -1,6 +1,7 @@
 """``run --tune --tune-trace-epochs N``: past the N traced epochs after tuning, the adopted setting serves the job
 untraced; the job still sees its very batches, the trace holds those epochs' begin and end and no batch, the
-report counts them (English and Korean), no worker outlives the job, and a bad N is a one-line error."""
+report counts them (English and Korean), and no worker outlives the job (a bad N: test_tune.py's one-line
+errors)."""
 
 from __future__ import annotations
 
@@ -60,17 +61,3 @@ def test_epochs_past_the_traced_ones_run_untraced_with_the_same_batches(tmp_path
     assert f"다음 에폭 {after['untraced_epochs']}개(배치 {after['untraced_batches']}개)는 트레이스 없이" in korean
     doc = json.loads(cli(tmp_path, "report", "tuned.lltrace", "--json").stdout)
     assert doc["tuning"]["after"] == after
-
-
-@pytest.mark.parametrize("args, says", [
-    (["--tune", "--tune-trace-epochs", "one"], "--tune-trace-epochs must be a whole number of epochs, 0 or more, "
-                                               "not 'one'"),
-    (["--tune", "--tune-trace-epochs", "-1"], "not '-1'"),
-    (["--tune-trace-epochs", "1"], "--tune-trace-epochs needs --tune"),
-])
-def test_bad_trace_epochs_are_one_line_errors(tmp_path, args, says):
-    script = write(tmp_path, "noop.py", "print('ran')\n")
-    done = run(tmp_path, *args, script.name)
-    assert done.returncode == 2
-    assert says in done.stderr and "Traceback" not in done.stderr
-    assert "ran" not in done.stdout

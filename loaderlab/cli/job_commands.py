@@ -35,16 +35,19 @@ its DataLoader workers are (PID: the job's process id).
 """
 
 
+_VALUED = ("--output", "--label", "--tune-budget", "--tune-trace-epochs")  # run's long options that take a value
+
+
 def split_run(argv: list[str]) -> tuple[list[str], list[str]]:
     """``run``'s own options, and the rest (``SCRIPT ARGS…`` or ``-m MODULE ARGS…``), split at the script."""
     own: list[str] = []
     i = 0
     while i < len(argv):
         token = argv[i]
-        if token in ("-o", "--output", "--label", "--tune-budget", "--tune-trace-epochs"):
+        if token == "-o" or token in _VALUED:
             own += argv[i:i + 2]
             i += 2
-        elif token.startswith(("--output=", "--label=", "--tune-budget=", "--tune-trace-epochs=")) or (token.startswith("-o") and token != "-o"):
+        elif token.startswith(tuple(f"{o}=" for o in _VALUED)) or (token.startswith("-o") and token != "-o"):
             own.append(token)
             i += 1
         elif token in ("-h", "--help", "--tune"):
@@ -60,8 +63,10 @@ def split_run(argv: list[str]) -> tuple[list[str], list[str]]:
 def add_parsers(commands: Any, raw: type) -> None:
     run = commands.add_parser(
         "run", help="run your training script unchanged and trace its DataLoaders", formatter_class=raw,
-        usage="python -m loaderlab run [-o TRACE] [--label KEY] [--tune [--tune-budget B] [--tune-trace-epochs N]] SCRIPT.py [ARGS ...]\n"
-              "       python -m loaderlab run [-o TRACE] [--label KEY] [--tune [--tune-budget B] [--tune-trace-epochs N]]\n"
+        usage="python -m loaderlab run [-o TRACE] [--label KEY] [--tune [--tune-budget B] "
+              "[--tune-trace-epochs N]] SCRIPT.py [ARGS ...]\n"
+              "       python -m loaderlab run [-o TRACE] [--label KEY] [--tune [--tune-budget B] "
+              "[--tune-trace-epochs N]]\n"
               "                                   -m MODULE [ARGS ...]",
         description=RUN_HELP,
         epilog="examples:\n  python -m loaderlab run train.py --epochs 3\n"

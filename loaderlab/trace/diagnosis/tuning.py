@@ -113,8 +113,8 @@ class Stalls:
 
 def _stall_parts(candidate: dict[str, Any]) -> list[dict[str, Any]]:
     """Where a candidate's stalls were counted: its measured slices (the warm ones' gaps are its workers'
-    start) and its pauses' tally (``{"samples", "batches", "stalls", "stall_s"}``: the untimed rest of each epoch whose
-    share was spent, most of a tuned epoch's samples)."""
+    start) and its pauses' tally (``{"samples", "batches", "stalls", "stall_s"}``: the untimed rest of each
+    epoch whose share was spent, most of a tuned epoch's samples)."""
     parts = [{**s, "samples": s.get("all_samples", 0)} for s in candidate.get("slices", ()) if not s.get("warm")]
     return parts + ([candidate["pauses"]] if candidate.get("pauses") else [])
 
@@ -187,9 +187,9 @@ def tuning_choice(record: dict[str, Any]) -> TuningChoice:
 def workers_measured_slower(record: dict[str, Any] | None) -> bool:
     """True where ``run --tune`` measured settings with workers inside the job and chose one without: the job's
     own ``num_workers=0`` kept (no setting measured 1.05x faster), or ``num_workers=0`` adopted over the job's
-    workers. The
-    ``main_process`` verdict then says so rather than that workers would help (a job of 0.01 ms steps: the
-    slices measured 2 workers at 0.77x of none, and the verdict read "workers would load while your step runs")."""
+    workers. The ``main_process`` verdict then says so rather than that workers would help (a job of 0.01 ms
+    steps: the slices measured 2 workers at 0.77x of none, and the verdict read "workers would load while your
+    step runs")."""
     cands = (record or {}).get("candidates") or []
     if not cands:
         return False

@@ -4,7 +4,8 @@ Run: ``.venv/bin/python benchmarks/tune_bench.py`` (every script in benchmarks/t
 those scripts, repeatable, a name without ``.py``; ``--quick``: one plain run of each setting and one tuned run;
 ``--burner``: everything again beside a CPU burner, a process spinning on one core for the whole pass
 (``--burner-only``: that pass alone);
-``--json FILE``: the rows as JSON; ``--tune-budget B``: passed to ``run --tune``; ``--timeout S``: per run;
+``--json FILE``: the rows as JSON; ``--tune-budget B`` and ``--tune-trace-epochs N``: passed to ``run --tune``;
+``--timeout S``: per run;
 ``--scripts DIR``: the scripts of another folder, fresh ones of your own that read the settings as these do;
 ``--epochs N``: every run of every script, tuned, plain ``loaderlab run`` and plain A/B alike, runs N epochs
 (``LL_EPOCHS=N``; by default each its own count), so that ``--tune`` gets more rounds on a longer job).
@@ -172,9 +173,13 @@ def plain(script: str, change: dict, timeout: float, epochs: int | None = None) 
     return loop_time(*run_process([sys.executable, script], change_env(change, epochs), timeout))
 
 
-def tuned(script: str, budget: str | None, out: str, timeout: float, epochs: int | None = None) -> Run:
-    """The script under ``run --tune`` (``budget`` None: under plain ``run``, the model's job)."""
+def tuned(script: str, budget: str | None, out: str, timeout: float, epochs: int | None = None,
+          trace_epochs: str | None = None) -> Run:
+    """The script under ``run --tune`` (``budget`` None: under plain ``run``, the model's job); ``trace_epochs``:
+    passed as ``--tune-trace-epochs`` (None: run's default)."""
     tune = ["--tune", "--tune-budget", budget] if budget else []
+    if budget and trace_epochs is not None:
+        tune += ["--tune-trace-epochs", trace_epochs]
     argv = [sys.executable, "-m", "loaderlab", "run", *tune, "-o", out, script]
     return loop_time(*run_process(argv, base_env(epochs), timeout))
 
@@ -259,7 +264,7 @@ def bench_script(name: str, args: argparse.Namespace, pass_: str, tmp: str) -> R
     log = lambda msg: print(f"  [{pass_}] {name}: {msg}", file=sys.stderr, flush=True)  # noqa: E731
     trace = os.path.join(tmp, f"{name}-{pass_}")
     epochs = args.epochs
-    first = tuned(script, args.tune_budget, trace, args.timeout, epochs)
+    first = tuned(script, args.tune_budget, trace, args.timeout, epochs, args.tune_trace_epochs)
     row.tuned.append(asdict(first))
     if first.error:
         row.tune_error = first.error
@@ -291,7 +296,8 @@ def bench_script(name: str, args: argparse.Namespace, pass_: str, tmp: str) -> R
         if change:
             row.changed.append(asdict(plain(script, change, args.timeout, epochs)))
         if i + 1 < tune_runs:
-            row.tuned.append(asdict(tuned(script, args.tune_budget, f"{trace}-{i + 1}", args.timeout, epochs)))
+            row.tuned.append(asdict(tuned(script, args.tune_budget, f"{trace}-{i + 1}", args.timeout, epochs,
+                                          args.tune_trace_epochs)))
         log(f"round {i + 1}: own {row.own[-1]['loop_s']}" + (f", changed {row.changed[-1]['loop_s']}" if change else "")
             + (f", tuned {row.tuned[-1]['loop_s']}" if i + 1 < tune_runs else ""))
     own, new, tune = med(row.own), med(row.changed), med(row.tuned)
@@ -374,6 +380,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--burner-only", action="store_true", help="only the pass beside a CPU burner")
     p.add_argument("--runs", type=int, default=3, help="plain runs of each setting (default 3)")
     p.add_argument("--tune-runs", type=int, default=3, help="runs under --tune for the overhead (default 3)")
+    p.add_argument("--tune-trace-epochs", default=None, metavar="N",
+                   help="passed to run --tune (a number or 'all'; default: run's own, one epoch)")
     p.add_argument("--tune-budget", default=BUDGET, help="passed to run --tune (default " + BUDGET.replace("%", "%%") + ")")
     p.add_argument("--timeout", type=float, default=180.0, help="seconds a run may take (default 180)")
     p.add_argument("--epochs", type=int, metavar="N",

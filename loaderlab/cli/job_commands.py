@@ -35,6 +35,10 @@ its DataLoader workers are (PID: the job's process id).
 """
 
 
+# Epochs traced after tuning unless --tune-trace-epochs says: tracing costs a job of small samples 1.1-1.3x an
+# epoch (benchmarks/trace_cost.py), more than --tune's whole budget, so a tuned job traced to its end cannot run
+# at the speed its tuning measured; one epoch shows the measured best at work (docs/performance.md).
+TRACE_EPOCHS_DEFAULT = 1
 _VALUED = ("--output", "--label", "--tune-budget", "--tune-trace-epochs")  # run's long options that take a value
 
 
@@ -90,9 +94,9 @@ def add_parsers(commands: Any, raw: type) -> None:
                           "measured): a share of each epoch at your own setting (10%%, the default: that share "
                           "of each epoch it reaches, until it is done) or seconds (30, 30s)")
     run.add_argument("--tune-trace-epochs", default=None, metavar="N",
-                     help="how many epochs that begin after tuning ends are traced (default: all); the later ones "
-                          "run untraced with the measured best, at its own speed (tracing costs a job of small "
-                          "samples 1.1-1.3x an epoch): the report counts them")
+                     help="how many epochs that begin after tuning ends are traced (default: 1; 'all' traces every "
+                          "one); the later ones run untraced with the measured best, at its own speed (tracing "
+                          "costs a job of small samples 1.1-1.3x an epoch): the report counts them")
     run.add_argument("script", nargs="*", metavar="SCRIPT.py [ARGS]", help="the script and its own arguments")
 
     stacks = commands.add_parser(
@@ -134,16 +138,16 @@ def run_command(args: argparse.Namespace, rest: list[str]) -> int:
             raise UserError(str(exc)) from None
     elif args.tune_budget != "10%":
         raise UserError("--tune-budget needs --tune: `python -m loaderlab run --tune --tune-budget 30 train.py`")
-    trace_epochs = None
+    trace_epochs = TRACE_EPOCHS_DEFAULT if args.tune else None
     if args.tune_trace_epochs is not None:
         if not args.tune:
             raise UserError("--tune-trace-epochs needs --tune: "
                             "`python -m loaderlab run --tune --tune-trace-epochs 1 train.py`")
         raw = args.tune_trace_epochs.strip()
-        if not raw.isdigit():
-            raise UserError(f"--tune-trace-epochs must be a whole number of epochs, 0 or more, not "
+        if raw != "all" and not raw.isdigit():
+            raise UserError(f"--tune-trace-epochs must be a whole number of epochs, 0 or more, or 'all', not "
                             f"{args.tune_trace_epochs!r}")
-        trace_epochs = int(raw)
+        trace_epochs = None if raw == "all" else int(raw)
     from ..jobs import trace_process
 
     trace_process.start_early("loaderlab.jobs.rows:RowWriter")  # before torch: see trace_process

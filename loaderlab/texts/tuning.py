@@ -123,11 +123,11 @@ TEXTS = {
     },
     "tuning.untraced_after": {
         "en": "After tuning, {traced} epoch(s) were traced with that setting and the next {epochs} ({batches} "
-              "batches) ran untraced, at its own speed (--tune-trace-epochs {n}): they are not in this trace's "
-              "events.",
+              "batches) ran untraced, at its own speed (--tune-trace-epochs {n}; 'all' traces every epoch): they "
+              "are not in this trace's events.",
         "ko": "튜닝 뒤 에폭 {traced}개는 그 설정으로 트레이스했고, 다음 에폭 {epochs}개(배치 {batches}개)는 "
-              "트레이스 없이 그 설정의 제 속도로 돌았습니다(--tune-trace-epochs {n}): 이 트레이스의 이벤트에 "
-              "없습니다.",
+              "트레이스 없이 그 설정의 제 속도로 돌았습니다(--tune-trace-epochs {n}; 'all'이면 모든 에폭을 "
+              "트레이스): 이 트레이스의 이벤트에 없습니다.",
     },
     "tuning.same_batches": {
         "en": "Every setting was handed the same index batches in the sampler's order, so the loop got the very "

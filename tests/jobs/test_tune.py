@@ -124,7 +124,7 @@ for x in DataLoader(Stream(), batch_size=8):
     (["--tune", "--tune-budget", "lots"], "not 'lots'"),
     (["--tune-budget", "30"], "--tune-budget needs --tune"),
     (["--tune", "--tune-trace-epochs", "one"], "--tune-trace-epochs must be a whole number of epochs, 0 or more, "
-                                               "not 'one'"),
+                                               "or 'all', not 'one'"),
     (["--tune", "--tune-trace-epochs", "-1"], "not '-1'"),
     (["--tune-trace-epochs", "1"], "--tune-trace-epochs needs --tune"),
 ])

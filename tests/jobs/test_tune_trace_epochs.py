@@ -29,8 +29,9 @@ SETUPS = {
 def test_epochs_past_the_traced_ones_run_untraced_with_the_same_batches(tmp_path, setup):
     script = write(tmp_path, f"six_{setup}.py", SCRIPT.format(setup=SETUPS[setup], rows=600, epochs=EPOCHS))
     plain = run(tmp_path, "-o", "plain", script.name, "plain.json")
-    tuned = run(tmp_path, "--tune", "--tune-budget", "0.2", "--tune-trace-epochs", "1", "-o", "tuned",
-                script.name, "tuned.json")
+    # one traced epoch is the default under --tune: the setup without workers leaves the option out
+    flags = [] if setup == "main_process" else ["--tune-trace-epochs", "1"]
+    tuned = run(tmp_path, "--tune", "--tune-budget", "0.2", *flags, "-o", "tuned", script.name, "tuned.json")
     assert plain.returncode == 0, plain.stderr
     assert tuned.returncode == 0, tuned.stderr
     assert json.loads((tmp_path / "tuned.json").read_text()) == json.loads((tmp_path / "plain.json").read_text())
@@ -61,3 +62,23 @@ def test_epochs_past_the_traced_ones_run_untraced_with_the_same_batches(tmp_path
     assert f"다음 에폭 {after['untraced_epochs']}개(배치 {after['untraced_batches']}개)는 트레이스 없이" in korean
     doc = json.loads(cli(tmp_path, "report", "tuned.lltrace", "--json").stdout)
     assert doc["tuning"]["after"] == after
+
+
+@pytest.mark.slow
+def test_all_traces_every_epoch_after_tuning(tmp_path):
+    script = write(tmp_path, "six_all.py", SCRIPT.format(setup=SETUPS["main_process"], rows=600, epochs=EPOCHS))
+    plain = run(tmp_path, "-o", "plain", script.name, "plain.json")
+    tuned = run(tmp_path, "--tune", "--tune-budget", "0.2", "--tune-trace-epochs", "all", "-o", "tuned",
+                script.name, "tuned.json")
+    assert plain.returncode == 0, plain.stderr
+    assert tuned.returncode == 0, tuned.stderr
+    assert json.loads((tmp_path / "tuned.json").read_text()) == json.loads((tmp_path / "plain.json").read_text())
+    trace = load_any(str(tmp_path / "tuned.lltrace"))
+    record = trace.attrs["loaders"]["loader"]["tuning"]
+    assert "after" not in record, record
+    # every epoch after tuning hands its batches over in the trace, the last one included
+    per_epoch = len(json.loads((tmp_path / "plain.json").read_text())) // EPOCHS
+    yielded = trace[trace["kind"] == ev.BATCH_YIELD]
+    assert set(range(record["epochs"] + 1, EPOCHS)) <= set(yielded["epoch"]), record
+    assert (yielded["epoch"] == EPOCHS - 1).sum() == per_epoch
+    assert "ran untraced" not in cli(tmp_path, "report", "tuned.lltrace").stdout

@@ -4,16 +4,20 @@ Twin of nothing in torch. ``--tune-budget 10%`` is that share of each epoch the 
 epoch's share is spent the measured leader serves the rest of the epoch (a pause), and at the epoch's end the
 next share goes to the settings no share had afforded, then, where the rounds split between the job's own
 setting and the leader, to those two alone (:func:`.tune_plan.next_turns`), for at most ``SHARE_EPOCHS``
-epochs. A mixin of :class:`.tuner.Tuner`: it keeps the tuner's turns (``order``, ``turn``, ``round``,
+epochs; past them, where a setting measured faster than the job's own still lacks the rounds against it,
+to those two alone until they have them, for at most ``SHORT_EPOCHS``. A mixin of :class:`.tuner.Tuner`: it keeps the tuner's turns (``order``, ``turn``, ``round``,
 ``skipped``, ``budget_s``) and calls its slices' ends, its ``record`` and ``_finish``. Knows nothing of
 files, plotly or streamlit.
 """
 
 from __future__ import annotations
 
-from .tune_plan import next_turns, pause_setting
+from .tune_plan import next_turns, pause_setting, short_of_rounds
 
 SHARE_EPOCHS = 4  # tuning spans at most this many epochs (their batches go untraced)
+# ... or this many, where the job's own setting and one measured faster lack the rounds a choice needs
+# (:func:`.tune_plan.short_of_rounds`): the next shares go to those two alone
+SHORT_EPOCHS = 2 * SHARE_EPOCHS
 
 
 class ShareTurns:
@@ -34,7 +38,7 @@ class ShareTurns:
             self._end_pause()  # first: its stalls are in the record the next share is planned from
         if self.paused:
             budget_s = (self.budget_s or 0.0) + (self.epoch_budget_s or 0.0)
-            turns = None if self.shares >= SHARE_EPOCHS else next_turns(
+            turns = self._short_turns() if self.shares >= SHARE_EPOCHS else next_turns(
                 self.record(), self.order, self.skipped, self.plan, budget_s, self.epoch_budget_s or 0.0)
             if turns is None:
                 self._finish("budget")  # the epochs after it are traced with the measured best
@@ -50,7 +54,19 @@ class ShareTurns:
         if not self.done and self.epochs >= SHARE_EPOCHS:
             # settings about as fast as each other cost the job little, so the budget alone would let their
             # rounds take every batch of a short job (4 epochs of 1,000 samples, all in slices: none traced)
-            self._finish("epochs")
+            turns = self._short_turns()
+            if turns is None:
+                self._finish("epochs")
+            else:
+                self._next_share(*turns)
+
+    def _short_turns(self) -> tuple[list[int], bool] | None:
+        """Past ``SHARE_EPOCHS``: the job's own setting and the one measured faster, alone, while they lack the
+        rounds a choice needs (:func:`.tune_plan.short_of_rounds`), within ``SHORT_EPOCHS``; else None."""
+        if max(self.epochs, self.shares) >= SHORT_EPOCHS:
+            return None
+        rival = short_of_rounds(self.record())
+        return None if rival is None else ([0, rival], False)
 
     def _next_share(self, turns: list[int], rematch: bool) -> None:
         """The next epoch's share goes to ``turns``: where they are not the settings tried so far, in a new round

@@ -13,7 +13,8 @@ is the start-up, reported apart). Slices are sized from the job's own first slic
 cannot give every candidate enough of them a guess picks which to try (:mod:`.tune_plan`). The budget bounds
 what the tuning costs the job: its slices' time beyond the pace of the fastest setting measured so far
 (:func:`.tune_plan.cost_s`; the leader's slices cost nothing). Tuning stops when that reaches the budget, when
-every candidate left has ``ROUNDS`` measured slices, or after ``SHARE_EPOCHS`` epochs; candidates far behind
+every candidate left has ``ROUNDS`` measured slices, or after ``SHARE_EPOCHS`` epochs (more where the job's own
+setting and one measured faster lack the rounds a choice needs: :mod:`.tune_shares`); candidates far behind
 the leader are dropped after ``MIN_ROUNDS`` rounds, and once those tried have them, a setting not tried yet
 joins the turns while the budget lasts. A share budget's later epochs go to the settings no share had
 afforded, then, where the rounds split between the job's own setting and the leader, to those two alone

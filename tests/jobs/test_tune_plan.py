@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from loaderlab.jobs.candidates import Setting
-from loaderlab.jobs.tune_plan import (contested, decided, laggards, min_batches, next_turns, pause_setting, SLICE_S,
-                                      SlicePlan)
+from loaderlab.jobs.tune_plan import (contested, decided, laggards, min_batches, next_turns, pause_setting,
+                                      short_of_rounds, SLICE_S, SlicePlan)
 
 OWN = Setting(2, 2, False)
 SETTINGS = [OWN, Setting(0, None, False), Setting(1, 2, False), Setting(4, 2, False), Setting(2, 4, False)]
@@ -183,6 +183,47 @@ def test_an_agreed_verdict_ends_the_tuning_at_the_epochs_end():
     kept = _tuner_at_an_epochs_end([100.0, 100.0], [90.0, 95.0], [80.0, 85.0])
     kept.end_epoch(now=10.0)
     assert kept.done and kept.adopted == 0
+
+
+def test_a_setting_measured_faster_is_short_of_rounds_until_both_have_two_paired():
+    assert short_of_rounds(_record([100.0], [1500.0, 1400.0])) == 1  # the job's own measured once
+    assert short_of_rounds(_record([100.0, 100.0], [1500.0])) == 1  # the faster one measured once
+    assert short_of_rounds(_record([100.0, 100.0], [1500.0, 1400.0])) is None  # two rounds each, paired
+    assert short_of_rounds(_record([100.0, 100.0], [90.0, 95.0])) is None  # nothing measured faster
+    assert short_of_rounds(_record([], [1500.0, 1400.0])) is None  # the job's own has no pace at all
+    apart = _record([100.0, 100.0], [1500.0, 1400.0])  # two turns each, rounds too far apart to pair
+    for r, s in enumerate(apart["candidates"][1]["slices"]):
+        s["round"] = 5 + 2 * r
+    assert short_of_rounds(apart) == 1
+
+
+def test_past_four_epochs_the_own_setting_and_a_faster_one_short_of_rounds_go_on_alone():
+    """At 10 % of a 16-epoch job whose own 2 workers took 0.14 s a slice and `num_workers=0` ran 15x as fast,
+    the own setting's second measured turn fit in no share of four epochs: it kept the 2 workers (11.2 s
+    against 0.5 s with `num_workers=0`)."""
+    from loaderlab.jobs.tune_shares import SHARE_EPOCHS, SHORT_EPOCHS
+
+    tuner = _tuner_at_an_epochs_end([100.0], [1500.0, 1400.0], [80.0, 85.0])
+    tuner.shares, tuner.epochs = SHARE_EPOCHS, SHARE_EPOCHS - 1
+    tuner.end_epoch(now=10.0)
+    assert not tuner.done and tuner.order == [0, 1] and tuner.shares == SHARE_EPOCHS + 1
+    assert tuner.budget_s == 2.0  # the next epoch's share joins the budget
+    assert tuner.cands[2].closed and not tuner.cands[1].closed
+    # not paused (the share was not spent): the turns still narrow to the two
+    unpaused = _tuner_at_an_epochs_end([100.0], [1500.0, 1400.0], [80.0, 85.0])
+    unpaused.paused, unpaused.epochs = False, SHARE_EPOCHS - 1
+    unpaused.end_epoch(now=10.0)
+    assert not unpaused.done and unpaused.order == [0, 1]
+    # still short after SHORT_EPOCHS: done, and too few rounds keep the job's own setting
+    late = _tuner_at_an_epochs_end([100.0], [1500.0, 1400.0], [80.0, 85.0])
+    late.shares, late.epochs = SHORT_EPOCHS, SHORT_EPOCHS - 1
+    late.end_epoch(now=10.0)
+    assert late.done and late.adopted == 0 and late.record()["epochs"] == SHORT_EPOCHS
+    # with the rounds had, the fourth epoch's end ends it with the faster setting adopted
+    had = _tuner_at_an_epochs_end([100.0, 100.0], [1500.0, 1400.0], [80.0, 85.0])
+    had.shares, had.epochs = SHARE_EPOCHS, SHARE_EPOCHS - 1
+    had.end_epoch(now=10.0)
+    assert had.done and had.adopted == 1 and had.stopped == "budget"
 
 
 def _five(own: list[float], **measured: list[float]) -> dict:

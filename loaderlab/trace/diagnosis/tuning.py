@@ -143,6 +143,12 @@ def paired_turns(own: list[tuple[int, float]], theirs: list[tuple[int, float]]) 
     return pairs
 
 
+def paired_rounds(record: dict[str, Any], i: int) -> int:
+    """How many of candidate ``i``'s measured turns pair with the job's own (:func:`paired_turns`)."""
+    cands = record.get("candidates") or []
+    return len(paired_turns(_turns(cands[0]), _turns(cands[i]))) if cands else 0
+
+
 def epoch_seconds(candidate: dict[str, Any], record: dict[str, Any]) -> float | None:
     """Seconds of one epoch of the job (``record["epoch_samples"]``) with this setting, composed of its own
     measurements: the epoch's samples at its median steady rate, plus its start-up: how much longer its first

@@ -12,6 +12,7 @@ files, plotly or streamlit.
 
 from __future__ import annotations
 
+from ..trace.diagnosis.tuning import MIN_ROUNDS, rates
 from .tune_plan import next_turns, pause_setting, short_of_rounds
 
 SHARE_EPOCHS = 4  # tuning spans at most this many epochs (their batches go untraced)
@@ -24,12 +25,19 @@ class ShareTurns:
     """The share budget's bookkeeping of :class:`.tuner.Tuner` (its state: see ``Tuner.__init__``)."""
 
     def _share_spent(self) -> bool:
-        """A share budget has no slice left in the epochs' shares so far: all spent, or under half a slice left."""
+        """A share budget has no slice left in the epochs' shares so far: all spent, or under half a slice left
+        and the turn not the measured leader's."""
         if self.epoch_budget_s is None:
             return False
         left = (self.budget_s or 0.0) - self.spent
-        return self.spent >= (self.budget_s or 0.0) * self.in_job_share or bool(self.plan.slice_s and
-                                                                               left < self.plan.slice_s / 2)
+        if self.spent >= (self.budget_s or 0.0) * self.in_job_share:
+            return True
+        if not (self.plan.slice_s and left < self.plan.slice_s / 2):
+            return False
+        # under half a slice left: the measured leader's turn still goes on, its slices cost nothing
+        # (:func:`.tune_plan.cost_s`); a pause would serve the same batches with it, untimed
+        up = self.order[self.turn] if self.turn < len(self.order) else None
+        return up is None or up != pause_setting(self._records(measured=True))
 
     def end_epoch(self, now: float) -> None:
         """The job's epoch ended: a slice cut short still counts (a short slice gives no rate)."""
@@ -38,13 +46,14 @@ class ShareTurns:
             self._end_pause()  # first: its stalls are in the record the next share is planned from
         if self.paused:
             budget_s = (self.budget_s or 0.0) + (self.epoch_budget_s or 0.0)
-            turns = self._short_turns() if self.shares >= SHARE_EPOCHS else next_turns(
+            short = self.shares >= SHARE_EPOCHS
+            turns = self._short_turns() if short else next_turns(
                 self.record(), self.order, self.skipped, self.plan, budget_s, self.epoch_budget_s or 0.0)
             if turns is None:
                 self._finish("budget")  # the epochs after it are traced with the measured best
             else:  # the new epoch's share (:func:`.tune_plan.next_turns`)
                 self.paused, self.shares, self.budget_s = False, self.shares + 1, budget_s
-                self._next_share(*turns)
+                self._short_share(turns[0]) if short else self._next_share(*turns)
         if self.slice is not None and self.slice.handed == len(self.slice.items):
             self._end_slice(now)
         elif self.slice is not None:  # the epoch ended inside a slice: keep what the sampler gave
@@ -58,7 +67,7 @@ class ShareTurns:
             if turns is None:
                 self._finish("epochs")
             else:
-                self._next_share(*turns)
+                self._short_share(turns[0])
 
     def _short_turns(self) -> tuple[list[int], bool] | None:
         """Past ``SHARE_EPOCHS``: the job's own setting and the one measured faster, alone, while they lack the
@@ -67,6 +76,15 @@ class ShareTurns:
             return None
         rival = short_of_rounds(self.record())
         return None if rival is None else ([0, rival], False)
+
+    def _short_share(self, turns: list[int]) -> None:
+        """The turns of :meth:`_short_turns`, the faster one's next where the job's own has its rounds: its
+        slices cost nothing, the job's own cost what they lose to it, so a share spent on the job's own turn
+        first leaves the other's to a pause, which is not timed (an 8-epoch job's `num_workers=2` kept one
+        round against its own three to the job's end)."""
+        self._next_share(turns, False)
+        if len(rates(self.cands[0].record())) >= MIN_ROUNDS:
+            self.turn = 1
 
     def _next_share(self, turns: list[int], rematch: bool) -> None:
         """The next epoch's share goes to ``turns``: where they are not the settings tried so far, in a new round

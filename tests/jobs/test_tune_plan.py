@@ -219,11 +219,31 @@ def test_past_four_epochs_the_own_setting_and_a_faster_one_short_of_rounds_go_on
     late.shares, late.epochs = SHORT_EPOCHS, SHORT_EPOCHS - 1
     late.end_epoch(now=10.0)
     assert late.done and late.adopted == 0 and late.record()["epochs"] == SHORT_EPOCHS
+    # the job's own has its rounds, the faster one lacks them: its turn is next (its slices cost nothing)
+    theirs = _tuner_at_an_epochs_end([100.0, 100.0], [1500.0], [80.0, 85.0])
+    theirs.shares, theirs.epochs = SHARE_EPOCHS, SHARE_EPOCHS - 1
+    theirs.end_epoch(now=10.0)
+    assert not theirs.done and theirs.order == [0, 1] and theirs.turn == 1
     # with the rounds had, the fourth epoch's end ends it with the faster setting adopted
     had = _tuner_at_an_epochs_end([100.0, 100.0], [1500.0, 1400.0], [80.0, 85.0])
     had.shares, had.epochs = SHARE_EPOCHS, SHARE_EPOCHS - 1
     had.end_epoch(now=10.0)
     assert had.done and had.adopted == 1 and had.stopped == "budget"
+
+
+def test_under_half_a_slice_left_only_the_measured_leaders_turn_goes_on():
+    """Its slices cost nothing, and a pause would serve the same batches with it, untimed: an 8-epoch job's
+    `num_workers=2`, twice as fast as its own, kept one measured round to the job's end for want of them."""
+    tuner = _tuner_at_an_epochs_end([100.0, 100.0], [150.0, 140.0], [80.0, 85.0])
+    tuner.paused, tuner.spent, tuner.in_job_share = False, 0.97, 1.0  # 0.03 s left of 1 s, slices of 0.1 s
+    tuner.turn = 1
+    assert not tuner._share_spent()  # setting 1 leads
+    tuner.turn = 0
+    assert tuner._share_spent()
+    tuner.turn = 2
+    assert tuner._share_spent()
+    tuner.turn, tuner.spent = 1, 1.0
+    assert tuner._share_spent()  # the budget itself is spent
 
 
 def _five(own: list[float], **measured: list[float]) -> dict:

@@ -6,14 +6,19 @@ next share goes to the settings no share had afforded, then, where the rounds sp
 setting and the leader, to those two alone (:func:`.tune_plan.next_turns`), for at most ``SHARE_EPOCHS``
 epochs; past them, where a setting measured faster than the job's own still lacks the rounds against it,
 to those two alone until they have them, for at most ``SHORT_EPOCHS``. A mixin of :class:`.tuner.Tuner`: it keeps the tuner's turns (``order``, ``turn``, ``round``,
-``skipped``, ``budget_s``) and calls its slices' ends, its ``record`` and ``_finish``. Knows nothing of
+``skipped``, ``budget_s``) and calls its slices' ends, its ``record`` and ``_finish``. A pause whose setting's
+workers ran already is one more measured turn of it (:meth:`ShareTurns._end_pause`). Knows nothing of
 files, plotly or streamlit.
 """
 
 from __future__ import annotations
 
+import time
+from typing import Iterator
+
 from ..trace.diagnosis.tuning import MIN_ROUNDS, rates
-from .tune_plan import next_turns, pause_setting, short_of_rounds
+from .tune_plan import cost_s, FIRST_SLICE, next_turns, pause_setting, short_of_rounds
+from .tune_slices import Candidate, Slice
 
 SHARE_EPOCHS = 4  # tuning spans at most this many epochs (their batches go untraced)
 # ... or this many, where the job's own setting and one measured faster lack the rounds a choice needs
@@ -38,6 +43,35 @@ class ShareTurns:
         # (:func:`.tune_plan.cost_s`); a pause would serve the same batches with it, untimed
         up = self.order[self.turn] if self.turn < len(self.order) else None
         return up is None or up != pause_setting(self._records(measured=True))
+
+    def _start_pause(self, indices: Iterator, now: float) -> None:
+        """A slice outside the turns (this epoch's share is spent): the job's own setting, or one measured
+        faster (:func:`.tune_plan.pause_setting`), serves the epoch on, a few slices' worth at a time, until the
+        next epoch's share resumes the turns."""
+        leader = pause_setting(self._records(measured=True))
+        if leader not in self.cands:
+            self.cands[leader] = Candidate(self.loader, self.settings[leader])
+        items = self._take(4 * (self.plan.slice_batches or FIRST_SLICE), indices)
+        self.slice = Slice(leader, items, now, self.round)
+        self.slice.pause = True
+        self.slice.warm = self.cands[leader].start(items, timed=False)
+
+    def _end_pause(self) -> None:
+        """A pause ended. Where its setting's workers were running already and it has a steady part, it is one
+        more measured turn of that setting, in this round (the leader's slices cost nothing, :func:`.tune_plan.
+        cost_s`): an 8-epoch job whose pauses served 244 of its 400 batches with `num_workers=2`, 2x its own,
+        had measured that setting in one round and kept its own ("too few rounds"). Else its batches and stalls
+        are tallied apart (:meth:`.tune_slices.Candidate.paused`)."""
+        s, self.slice = self.slice, None
+        cand = self.cands[s.who]
+        steady = None if s.warm else s.steady(cand.setting.num_workers, cand.setting.prefetch_factor)
+        if not steady:
+            cand.paused(s)
+            return
+        entry = s.entry(steady, time.perf_counter(), cand.setting.num_workers, cand.setting.prefetch_factor,
+                        cand.batch_s)
+        cand.slices.append({**entry, "pause": True})
+        self.spent = cost_s(self.record())
 
     def end_epoch(self, now: float) -> None:
         """The job's epoch ended: a slice cut short still counts (a short slice gives no rate)."""

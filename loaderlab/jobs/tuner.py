@@ -36,7 +36,7 @@ from ..trace.diagnosis.tuning import MIN_ROUNDS, rates, setting_text, tuning_cho
 from ..engine.cores import cpu_count
 from .candidates import Setting, candidates, own_setting
 from .loader_only import after_tuning, variants
-from .tune_plan import cost_s, decided, FIRST_SLICE, laggards, pause_setting, SlicePlan
+from .tune_plan import cost_s, decided, laggards, SlicePlan
 from .tune_progress import progress, progress_text
 from .tune_shares import ShareTurns
 from .tune_slices import Candidate, clocks, count, Slice
@@ -163,22 +163,6 @@ class Tuner(ShareTurns):
         if not items:
             raise StopIteration
         return items
-
-    def _start_pause(self, indices: Iterator, now: float) -> None:
-        """A slice outside the tuning (this epoch's share is spent): the job's own setting, or one measured
-        faster (:func:`.tune_plan.pause_setting`), serves the epoch on, untimed, a few slices' worth at a time,
-        until the next epoch's share resumes the turns."""
-        leader = pause_setting(self._records(measured=True))
-        if leader not in self.cands:
-            self.cands[leader] = Candidate(self.loader, self.settings[leader])
-        items = self._take(4 * (self.plan.slice_batches or FIRST_SLICE), indices)
-        self.slice = Slice(leader, items, now, self.round)
-        self.slice.pause = True
-        self.cands[leader].start(items, timed=False)
-
-    def _end_pause(self) -> None:
-        s, self.slice = self.slice, None
-        self.cands[s.who].paused(s)
 
     def _end_slice(self, now: float) -> None:
         s, self.slice = self.slice, None

@@ -246,6 +246,34 @@ def test_under_half_a_slice_left_only_the_measured_leaders_turn_goes_on():
     assert tuner._share_spent()  # the budget itself is spent
 
 
+def test_a_pause_whose_workers_ran_already_is_one_more_measured_turn():
+    import torch
+    from torch.utils.data import DataLoader
+
+    from loaderlab.jobs.tune_slices import Candidate, Slice
+    from loaderlab.jobs.tuner import Tuner
+
+    tuner = Tuner(DataLoader(torch.arange(400), batch_size=4), "loader", ("share", 0.1))
+    tuner.cands = {0: Candidate(tuner.loader, tuner.settings[0]), 1: Candidate(tuner.loader, Setting(0, None, False))}
+    tuner.settings = [tuner.settings[0], Setting(0, None, False)]
+
+    def pause(warm: bool) -> Slice:
+        s = Slice(1, [[4 * i + j for j in range(4)] for i in range(40)], 0.0, 3)
+        s.pause, s.warm, s.handed = True, warm, 40
+        s.receipts = [0.01 * (i + 1) for i in range(40)]  # a batch of 4 every 10 ms: 400 samples/s
+        return s
+
+    tuner.slice = pause(warm=False)
+    tuner._end_pause()
+    (entry,) = tuner.cands[1].slices
+    assert entry["pause"] and entry["round"] == 3 and not entry["warm"]
+    assert abs(entry["samples"] / entry["seconds"] - 400.0) < 1e-6
+    assert tuner.cands[1].pauses["batches"] == 0  # counted as a turn, not twice
+    tuner.slice = pause(warm=True)  # it started its workers: a start-up, never a rate
+    tuner._end_pause()
+    assert len(tuner.cands[1].slices) == 1 and tuner.cands[1].pauses["batches"] == 40
+
+
 def _five(own: list[float], **measured: list[float]) -> dict:
     """A whole record of SETTINGS' five candidates: the job's own turns, and those named (c1 ... c4)."""
     rows = [_record(own, [])["candidates"][0]] + [

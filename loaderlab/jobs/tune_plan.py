@@ -8,7 +8,8 @@ budget cannot give every setting ``MIN_SLICES`` slices, a guess ranks which to t
 it orders the trying only; every number printed is measured). What the measurements so far decide while the
 tuning goes on: which setting serves a pause (:func:`pause_setting`), which are dropped (:func:`laggards`),
 whether the choice is made (:func:`decided`), which setting a split verdict leaves to a rematch with the
-job's own (:func:`contested`), which faster setting still lacks the rounds against it (:func:`short_of_rounds`), where the next epoch's share goes (:func:`next_turns`), and what the tuning has
+job's own (:func:`contested`), which faster setting still lacks the rounds against it
+(:func:`short_of_rounds`), where the next epoch's share goes (:func:`next_turns`), and what the tuning has
 cost the job so far (:func:`cost_s`), which the budget bounds. Knows nothing of loaders' iteration
 (:mod:`.tuner`), of files, plotly or streamlit.
 """

@@ -5,10 +5,10 @@ epoch's share is spent the measured leader serves the rest of the epoch (a pause
 next share goes to the settings no share had afforded, then, where the rounds split between the job's own
 setting and the leader, to those two alone (:func:`.tune_plan.next_turns`), for at most ``SHARE_EPOCHS``
 epochs; past them, where a setting measured faster than the job's own still lacks the rounds against it,
-to those two alone until they have them, for at most ``SHORT_EPOCHS``. A mixin of :class:`.tuner.Tuner`: it keeps the tuner's turns (``order``, ``turn``, ``round``,
-``skipped``, ``budget_s``) and calls its slices' ends, its ``record`` and ``_finish``. A pause whose setting's
-workers ran already is one more measured turn of it (:meth:`ShareTurns._end_pause`). Knows nothing of
-files, plotly or streamlit.
+to those two alone until they have them, for at most ``SHORT_EPOCHS``. A pause whose setting's workers ran
+already is one more measured turn of it (:meth:`ShareTurns._end_pause`). A mixin of :class:`.tuner.Tuner`:
+it keeps the tuner's turns (``order``, ``turn``, ``round``, ``skipped``, ``budget_s``) and calls its slices'
+ends, its ``record`` and ``_finish``. Knows nothing of files, plotly or streamlit.
 """
 
 from __future__ import annotations

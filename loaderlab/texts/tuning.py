@@ -19,6 +19,13 @@ TEXTS = {
                      "slices of {slice_batches} batches taken in turn ({slices} slices in all)"),
         "ko": "{slice_batches}배치씩 번갈아 잰 조각(모두 {slices}개)",
     },
+    "tuning.pauses_timed": {
+        "en": Plural("pauses", ", and {pauses} rest of an epoch whose share was spent, timed as a round of the "
+                               "setting that served it",
+                     ", and {pauses} rests of epochs whose share was spent, timed as rounds of the settings that "
+                     "served them"),
+        "ko": ", 그리고 몫을 다 쓴 에폭의 나머지 {pauses}개(그것을 받은 설정의 라운드로 잼)",
+    },
     "tuning.row": {
         "en": Plural("rounds", "  {mark} {setting}: {median} samples/s (lowest {low}, highest {high}; {rounds} round)"
                                "{vs}{startup}",

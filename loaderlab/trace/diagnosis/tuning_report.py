@@ -50,11 +50,18 @@ def tuned_batches(record: dict[str, Any]) -> int:
     """The batches served while it tuned, none of them traced: its slices' and its pauses' (the rest of each
     epoch whose share was spent, served by the measured leader)."""
     cands = record.get("candidates") or ()
-    return sum(s.get("batches", 0) for c in cands for s in c.get("slices", ())) + _paused_batches(cands)
+    turns = sum(s.get("batches", 0) for c in cands for s in c.get("slices", ()) if not s.get("pause"))
+    return turns + _paused_batches(cands)
 
 
 def _paused_batches(cands: Any) -> int:
-    return sum((c.get("pauses") or {}).get("batches", 0) for c in cands)
+    """The pauses' batches: those tallied apart and those timed as a turn of their setting (``"pause"``)."""
+    return sum(_served_in_pauses(c) for c in cands)
+
+
+def _served_in_pauses(cand: dict[str, Any]) -> int:
+    timed = sum(s.get("batches", 0) for s in cand.get("slices", ()) if s.get("pause"))
+    return (cand.get("pauses") or {}).get("batches", 0) + timed
 
 
 def _paused_text(record: dict[str, Any], lang: str) -> str:
@@ -64,7 +71,7 @@ def _paused_text(record: dict[str, Any], lang: str) -> str:
     batches = _paused_batches(cands)
     if not batches:
         return ""
-    settings = ", ".join(setting_text(c["setting"]) for c in cands if (c.get("pauses") or {}).get("batches"))
+    settings = ", ".join(setting_text(c["setting"]) for c in cands if _served_in_pauses(c))
     return text("tuning.paused_by", lang, batches=batches, settings=settings)
 
 
@@ -77,8 +84,11 @@ def tuning_lines(record: dict[str, Any] | None, lang: str = "en", epochs: int | 
     if record.get("skipped"):
         return [text(f"tuning.skipped.{record['skipped']}", lang)]
     table = tuning_table(record)
-    slices = sum(len(c.get("slices", ())) for c in record.get("candidates") or ())
-    note = text("tuning.rounds_note", lang, slices=slices, slice_batches=record.get("slice_batches") or 0)
+    entries = [s for c in record.get("candidates") or () for s in c.get("slices", ())]
+    timed = sum(1 for s in entries if s.get("pause"))  # pauses timed as a turn of the setting that served them
+    note = text("tuning.rounds_note", lang, slices=len(entries) - timed, slice_batches=record.get("slice_batches") or 0)
+    if timed:
+        note += text("tuning.pauses_timed", lang, pauses=timed)
     lines = [text("tuning.title", lang, rounds_note=note)]
     for i, r in enumerate(table.itertuples()):
         mark = text("tuning.mark." + ("own" if r.own else "best" if r.best else "other"), lang)

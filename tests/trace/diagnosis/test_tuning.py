@@ -100,6 +100,21 @@ def test_the_batches_of_the_pauses_are_counted_as_untraced_and_their_setting_nam
     assert "the 44 batches served while it tuned (its slices) are not" in "\n".join(tuning_lines(rec, epochs=4))
 
 
+def test_a_pause_timed_as_a_round_is_counted_once_and_said_apart_from_the_slices():
+    rec = record(cand(OWN, [100, 100]), cand(TWO, [150, 160]), adopted=1)
+    rec["candidates"][1]["slices"].append({"round": 2, "samples": 155, "seconds": 1.0, "warm": False,
+                                           "batches": 40, "pause": True})
+    rec["candidates"][1]["pauses"] = {"samples": 80, "batches": 20, "stalls": 0, "stall_s": 0.0}
+    assert tuning_document(rec, "en", 4)["tuned_batches"] == 20 + 4 + 20 + 40 + 20
+    text = "\n".join(tuning_lines(rec, epochs=4))
+    assert ("slices of 10 batches taken in turn (5 slices in all), and 1 rest of an epoch whose share was spent, "
+            "timed as a round of the setting that served it") in text
+    assert "3 rounds" in text  # the pause is one of its setting's rounds
+    assert "the 104 batches served while it tuned (its slices, and the rest of each epoch whose share was " \
+           "spent, 60 of them served by num_workers=2, prefetch_factor=2)" in text
+    assert "몫을 다 쓴 에폭의 나머지 1개(그것을 받은 설정의 라운드로 잼)" in "\n".join(tuning_lines(rec, "ko", epochs=4))
+
+
 def test_warm_slices_are_start_up_never_a_rate():
     rec = record(cand(OWN, [100, 100]), cand(TWO, [100, 100]))
     rec["candidates"][1]["slices"][0]["samples"] = 10_000  # a start-up slice, however fast, is not a rate

@@ -14,8 +14,10 @@ SETTING is
 :meth:`loaderlab.jobs.tune_slices.Slice.steady`), the whole slice's samples and seconds (from the request of its
 first batch to the end of the step on its last), and its stalls: gaps between receipts of more than ten times
 its usual pace, their count and excess seconds in the whole slice and in the steady part (:meth:`loaderlab.
-jobs.tune_slices.Slice.stalls`). A candidate that served pauses (the untimed rest of an epoch whose share was
-spent) has ``"pauses": {"samples", "batches", "stalls", "stall_s"}``: their stalls, counted the same way.
+jobs.tune_slices.Slice.stalls`). A pause (the rest of an epoch whose share was spent) served by a setting whose
+workers ran already is one of its SLICEs, with ``"pause": true``; a candidate that served other pauses (untimed:
+they started its workers, or had no steady part) has ``"pauses": {"samples", "batches", "stalls",
+"stall_s"}``: their stalls, counted the same way.
 ``epoch_samples``: the samples of one of the job's epochs; ``persistent_workers``: the
 job's own (its workers then start once a job, not once an epoch). A warm slice started its
 workers: they come up one after another, so the first ones work ahead while the last start, and the batches

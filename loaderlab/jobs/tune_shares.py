@@ -80,14 +80,18 @@ class ShareTurns:
             self._end_pause()  # first: its stalls are in the record the next share is planned from
         if self.paused:
             budget_s = (self.budget_s or 0.0) + (self.epoch_budget_s or 0.0)
-            short = self.shares >= SHARE_EPOCHS
-            turns = self._short_turns() if short else next_turns(
+            past = self.shares >= SHARE_EPOCHS
+            short = self._short_turns() if past else None
+            turns = None if past else next_turns(
                 self.record(), self.order, self.skipped, self.plan, budget_s, self.epoch_budget_s or 0.0)
-            if turns is None:
+            if short is None and turns is None:
                 self._finish("budget")  # the epochs after it are traced with the measured best
             else:  # the new epoch's share (:func:`.tune_plan.next_turns`)
                 self.paused, self.shares, self.budget_s = False, self.shares + 1, budget_s
-                self._short_share(turns[0]) if short else self._next_share(*turns)
+                if short is not None:
+                    self._short_share(short)
+                else:
+                    self._next_share(*turns)
         if self.slice is not None and self.slice.handed == len(self.slice.items):
             self._end_slice(now)
         elif self.slice is not None:  # the epoch ended inside a slice: keep what the sampler gave
@@ -97,25 +101,25 @@ class ShareTurns:
         if not self.done and self.epochs >= SHARE_EPOCHS:
             # settings about as fast as each other cost the job little, so the budget alone would let their
             # rounds take every batch of a short job (4 epochs of 1,000 samples, all in slices: none traced)
-            turns = self._short_turns()
-            if turns is None:
+            short = self._short_turns()
+            if short is None:
                 self._finish("epochs")
             else:
-                self._short_share(turns[0])
+                self._short_share(short)
 
-    def _short_turns(self) -> tuple[list[int], bool] | None:
+    def _short_turns(self) -> list[int] | None:
         """Past ``SHARE_EPOCHS``: the job's own setting and the one measured faster, alone, while they lack the
         rounds a choice needs (:func:`.tune_plan.short_of_rounds`), within ``SHORT_EPOCHS``; else None."""
         if max(self.epochs, self.shares) >= SHORT_EPOCHS:
             return None
         rival = short_of_rounds(self.record())
-        return None if rival is None else ([0, rival], False)
+        return None if rival is None else [0, rival]
 
     def _short_share(self, turns: list[int]) -> None:
         """The turns of :meth:`_short_turns`, the faster one's next where the job's own has its rounds: its
         slices cost nothing, the job's own cost what they lose to it, so a share spent on the job's own turn
-        first leaves the other's to a pause, which is not timed (an 8-epoch job's `num_workers=2` kept one
-        round against its own three to the job's end)."""
+        first left the other's to a pause, untimed then (an 8-epoch job's `num_workers=2` kept one round
+        against its own three to the job's end)."""
         self._next_share(turns, False)
         if len(rates(self.cands[0].record())) >= MIN_ROUNDS:
             self.turn = 1

@@ -91,8 +91,9 @@ def add_parsers(commands: Any, raw: type) -> None:
                           "measured best runs the rest of the job and `report` prints what each one measured")
     run.add_argument("--tune-budget", default="10%", metavar="B",
                      help="the most time tuning may add to the job (its slices' time beyond the fastest setting "
-                          "measured): a share of each epoch at your own setting (10%%, the default: that share "
-                          "of each epoch it reaches, until it is done) or seconds (30, 30s)")
+                          "measured): a share of each epoch at the fastest setting measured (10%%, the default: that "
+                          "share of each epoch it reaches, until it is done; your own setting's pace until one is "
+                          "measured faster) or seconds (30, 30s)")
     run.add_argument("--tune-trace-epochs", default=None, metavar="N",
                      help="how many epochs that begin after tuning ends are traced (default: 1; 'all' traces every "
                           "one); the later ones run untraced with the measured best, at its own speed (tracing "

@@ -44,22 +44,30 @@ class SlicePlan:
         self.per_batch = 0.0  # the job's own first slice's seconds a batch, steps included
         self.busy = False  # the loop's other threads kept cores busy while its own first slice's workers worked
 
-    def length(self, who: int, batch_s: float | None) -> int:
+    def length(self, who: int, batch_s: float | None, behind: float = 1.0) -> int:
         """Batches for setting ``who``'s next slice (``batch_s``: its measured time per batch, if any): the
         plan's, more for a setting that served its last ones faster than the job's own, so that its steady
         part lasts about the planned time too. A slice starts its workers' tasks at once, so they hand over
         whole waves in step for some tens of batches before they drift apart as in a plain epoch (four workers
         on 1 ms reads: batches 8-16 of a slice read 3,000-3,500 samples/s, batches 80-112 2,550-3,000): a window
-        of a few batches reads that start, not the job's pace."""
+        of a few batches reads that start, not the job's pace.
+
+        A setting measured slower than the leader (``behind``: its rate over the leader's, :func:`pace_share`)
+        gets that share of those batches, at least ``FIRST_SLICE`` and its :func:`min_batches`: each of its
+        batches costs the job what it loses to the leader, and a gap that wide needs no long window to be
+        read (a job's own 2 workers 12x slower than `num_workers=0` took slices of 50 batches, 0.09 s each,
+        where the job with its best setting takes 0.06 s an epoch)."""
         if self.slice_batches is None:
             return max(FIRST_SLICE, min_batches(self.settings[who]))
         n = self.slice_batches
+        setting = self.settings[who]
         if batch_s and self.slice_s:
-            setting = self.settings[who]
             # before and after its window: what it is sent at its start, and as many after its last send
             edges = 2 * sent_first(setting.num_workers, setting.prefetch_factor)
             longer = math.ceil(self.slice_s / batch_s) + edges
             n = max(n, min(longer, self.most_batches or longer))
+        if behind < 1.0:
+            n = max(min(n, max(FIRST_SLICE, min_batches(setting))), math.ceil(n * behind))
         return n
 
     def too_long(self, who: int, handed: int, elapsed_s: float, warm: bool = False) -> bool:
@@ -246,6 +254,17 @@ def lead_pace(cands: list[dict[str, Any]]) -> float | None:
     where none has a pace."""
     paces = [median(r) for c in cands if (r := rates(c))] + ([own] if (own := _own_guess(cands)) else [])
     return 1.0 / max(paces) if paces else None
+
+
+def pace_share(cands: list[dict[str, Any]], i: int) -> float:
+    """Setting ``i``'s median rate over the fastest setting's (the job's own, before it has a rate, by the
+    steady part of its first slice: :func:`_own_guess`), at most 1; 1 where ``i`` or no other has a pace."""
+    paces = {j: median(r) for j, c in enumerate(cands) if (r := rates(c))}
+    if 0 not in paces and (own := _own_guess(cands)):
+        paces[0] = own
+    if i not in paces or len(paces) < 2:
+        return 1.0
+    return min(1.0, paces[i] / max(paces.values()))
 
 
 def _own_guess(cands: list[dict[str, Any]]) -> float | None:

@@ -17,7 +17,7 @@ import time
 from typing import Iterator
 
 from ..trace.diagnosis.tuning import MIN_ROUNDS, rates
-from .tune_plan import cost_s, FIRST_SLICE, next_turns, pause_setting, short_of_rounds
+from .tune_plan import cost_s, FIRST_SLICE, lead_pace, next_turns, pace_share, pause_setting, short_of_rounds
 from .tune_slices import Candidate, Slice
 
 SHARE_EPOCHS = 4  # tuning spans at most this many epochs (their batches go untraced)
@@ -30,19 +30,60 @@ class ShareTurns:
     """The share budget's bookkeeping of :class:`.tuner.Tuner` (its state: see ``Tuner.__init__``)."""
 
     def _share_spent(self) -> bool:
-        """A share budget has no slice left in the epochs' shares so far: all spent, or under half a slice left
-        and the turn not the measured leader's."""
+        """A share budget has no slice left in the epochs' shares so far: all spent, or under half the next
+        slice's cost left (:meth:`_slice_cost`) and the turn not the measured leader's."""
         if self.epoch_budget_s is None:
             return False
         left = (self.budget_s or 0.0) - self.spent
         if self.spent >= (self.budget_s or 0.0) * self.in_job_share:
-            return True
-        if not (self.plan.slice_s and left < self.plan.slice_s / 2):
-            return False
-        # under half a slice left: the measured leader's turn still goes on, its slices cost nothing
-        # (:func:`.tune_plan.cost_s`); a pause would serve the same batches with it, untimed
+            return not self._owed_turn()
         up = self.order[self.turn] if self.turn < len(self.order) else None
-        return up is None or up != pause_setting(self._records(measured=True))
+        if not (self.plan.slice_s and left < self._slice_cost(up) / 2):
+            return False
+        # the measured leader's turn still goes on, its slices cost nothing (:func:`.tune_plan.cost_s`); a
+        # pause would serve the same batches with it, untimed
+        return (up is None or up != pause_setting(self._records(measured=True))) and not self._owed_turn()
+
+    def _owed_turn(self) -> bool:
+        """The job's own setting lacks the measured turns a choice needs against one measured faster
+        (:func:`.tune_plan.short_of_rounds`): its turn goes next, in a new round where another's was next,
+        whatever the budget. Without them the choice can only keep the slower setting, for the whole job,
+        and its turns are few and short (:meth:`.tune_plan.SlicePlan.length`): a job whose own 2 workers were
+        12x slower than `num_workers=0`, its shares rebased to 0.007 s an epoch (:meth:`_rebase`), got one
+        measured turn of 0.025 s in eight epochs and kept them (1.15 s a tuned epoch after, 0.06 s the best)."""
+        record = self.record()
+        if 0 not in self.order or short_of_rounds(record) is None or \
+                len(rates(record["candidates"][0])) >= MIN_ROUNDS:
+            return False
+        if self.turn != self.order.index(0):
+            self.turn, self.round = self.order.index(0), self.round + 1
+        return True
+
+    def _slice_cost(self, who: int | None) -> float:
+        """What setting ``who``'s next slice will cost: its batches at its measured pace less the leader's
+        (:meth:`.tune_plan.SlicePlan.length` shortens a slow setting's); a whole planned slice where it has no
+        pace yet (its start-up is to come). A share of an epoch at the leader's pace (:meth:`_rebase`) is far
+        less than a planned slice where the job's own setting is slow: under half a planned slice left, its
+        shortened slice of 0.03 s never ran in eight epochs' shares of 0.009 s each, and the tuning kept it."""
+        cand = self.cands.get(who) if who is not None else None
+        if cand is None or not cand.batch_s:
+            return self.plan.slice_s or 0.0
+        behind = pace_share(self.record()["candidates"], who)
+        return self.plan.length(who, cand.batch_s, behind) * cand.batch_s * (1.0 - behind)
+
+    def _rebase(self) -> None:
+        """A share is that share of an epoch at the pace of the fastest setting measured so far, never more than
+        at the job's own (``own_share_s``), and the shares so far are rebased with it: what the tuning costs is
+        bounded by the job with its best setting, as the budget promises. At the job's own pace, a job whose own
+        2 workers were 12x slower than `num_workers=0` had shares of 0.17 s an epoch, three times the best
+        job's whole 0.06 s epoch: its four tuned epochs took 1.6x the best job's sixteen."""
+        if self.epoch_budget_s is None or not self.own_share_s or not self.plan.epoch_samples:
+            return
+        pace = lead_pace(self.record()["candidates"])
+        if pace is None:
+            return
+        self.epoch_budget_s = min(self.own_share_s, self.budget[1] * self.plan.epoch_samples * pace)
+        self.budget_s = self.shares * self.epoch_budget_s
 
     def _start_pause(self, indices: Iterator, now: float) -> None:
         """A slice outside the turns (this epoch's share is spent): the job's own setting, or one measured
@@ -72,6 +113,7 @@ class ShareTurns:
                         cand.batch_s)
         cand.slices.append({**entry, "pause": True})
         self.spent = cost_s(self.record())
+        self._rebase()
 
     def end_epoch(self, now: float) -> None:
         """The job's epoch ended: a slice cut short still counts (a short slice gives no rate)."""

@@ -36,7 +36,7 @@ from ..trace.diagnosis.tuning import MIN_ROUNDS, rates, setting_text, tuning_cho
 from ..engine.cores import cpu_count
 from .candidates import Setting, candidates, own_setting
 from .loader_only import after_tuning, variants
-from .tune_plan import cost_s, decided, laggards, SlicePlan
+from .tune_plan import cost_s, decided, laggards, pace_share, SlicePlan
 from .tune_progress import progress, progress_text
 from .tune_shares import ShareTurns
 from .tune_slices import Candidate, clocks, count, Slice
@@ -70,6 +70,7 @@ class Tuner(ShareTurns):
         # a share of the job: that share of each epoch the tuning reaches (an epoch's estimate, from the job's
         # own first slice), so a job of many short epochs tunes a little in each rather than once too little
         self.epoch_budget_s: float | None = None
+        self.own_share_s: float | None = None  # that share at the job's own pace (:meth:`ShareTurns._rebase`)
         self.paused = False  # this epoch's share is spent: the rest of it goes to the measured leader
         self.shares = 1  # epochs whose share the tuning has had
         self.epochs = 0  # epochs that ended while it tuned
@@ -152,7 +153,8 @@ class Tuner(ShareTurns):
         who = self.order[self.turn]
         if who not in self.cands:
             self.cands[who] = Candidate(self.loader, self.settings[who])
-        items = self._take(self.plan.length(who, self.cands[who].batch_s), indices)
+        behind = pace_share(self.record()["candidates"], who)
+        items = self._take(self.plan.length(who, self.cands[who].batch_s, behind), indices)
         self.slice = Slice(who, items, now, self.round)
         self.slice.warm = self.cands[who].start(items)
 
@@ -176,6 +178,7 @@ class Tuner(ShareTurns):
         self.spent = cost_s(self.record())
         if self.plan.slice_batches is None and s.who == 0:
             self._plan(s, now)
+        self._rebase()
         self.turn += 1
         if self.turn >= len(self.order):
             self.turn = 0
@@ -204,7 +207,7 @@ class Tuner(ShareTurns):
         self.budget_s, tried = self.plan.make(per_batch, first.samples(0) / len(first.items), epoch_batches,
                                               self.budget, self.budget_s)
         if self.budget[0] == "share" and epoch_batches:
-            self.epoch_budget_s = self.budget_s
+            self.epoch_budget_s = self.own_share_s = self.budget_s
         self.skipped = [i for i in self.order if i not in tried]
         self.order = [i for i in self.order if i in tried]
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from loaderlab.jobs.candidates import Setting
-from loaderlab.jobs.tune_plan import (contested, decided, laggards, min_batches, next_turns, pause_setting,
-                                      short_of_rounds, SLICE_S, SlicePlan)
+from loaderlab.jobs.tune_plan import (contested, decided, laggards, min_batches, next_turns, pace_share,
+                                      pause_setting, short_of_rounds, SLICE_S, SlicePlan)
 
 OWN = Setting(2, 2, False)
 SETTINGS = [OWN, Setting(0, None, False), Setting(1, 2, False), Setting(4, 2, False), Setting(2, 4, False)]
@@ -23,6 +23,29 @@ def test_the_budget_sets_the_slices_and_two_slices_a_setting_an_epoch():
     # its last send (a slice is planned in seconds: a longer one would spend more of the budget)
     assert plan.length(1, 0.0078125) == 56 and plan.length(3, 0.0078125) == 56 + 2 * 8
     assert plan.length(3, 0.0015625) == plan.most_batches  # at most two slices a setting an epoch
+
+
+def test_a_setting_measured_behind_the_leader_gets_that_share_of_its_batches_never_under_its_fewest():
+    plan = SlicePlan(SETTINGS, OWN, cores=2)
+    plan.make(0.015625, 32.0, 1000, ("seconds", 6.5625), 6.5625)  # 28 batches a slice, as above
+    # the job's own 2 workers at a twelfth of the leader's rate: 28 / 12 is under FIRST_SLICE (8) and its
+    # min_batches (2 x 4 sent at the start + 3 x 2 workers = 14): 14 batches
+    assert plan.length(0, 0.015625, behind=1 / 12) == 14 == min_batches(OWN)
+    assert plan.length(1, 0.015625, behind=1 / 12) == 8  # no workers: FIRST_SLICE
+    assert plan.length(1, 0.015625, behind=0.5) == 14  # half of 28
+    # a setting near the leader keeps about its batches: what it adds for its pace is shortened alike
+    assert plan.length(3, 0.0078125, behind=0.95) == __import__("math").ceil((56 + 2 * 8) * 0.95)
+    assert plan.length(1, 0.015625, behind=1.0) == 28
+
+
+def test_a_settings_pace_share_is_its_median_rate_over_the_leaders():
+    cands = [_measured(100.0, 110.0), _measured(1200.0, 1300.0), {}]
+    assert pace_share(cands, 0) == 105.0 / 1250.0
+    assert pace_share(cands, 1) == 1.0 and pace_share(cands, 2) == 1.0  # the leader; one not run yet
+    assert pace_share([_measured(100.0)], 0) == 1.0  # nothing to compare with
+    # the job's own before it has a rate: the steady part of its first slice (it started its workers)
+    warm = {"slices": [{"round": 0, "samples": 100.0, "seconds": 1.0, "warm": True}]}
+    assert pace_share([warm, _measured(400.0)], 0) == 0.25
 
 
 def test_a_share_of_the_epoch_is_its_estimated_seconds():
@@ -127,8 +150,8 @@ def test_a_split_verdict_is_contested_and_an_agreed_one_is_not():
 class _Measured:
     """A candidate as the tuner keeps it, with a fixed record (no loader, no workers)."""
 
-    def __init__(self, record: dict) -> None:
-        self._record, self.closed = record, False
+    def __init__(self, record: dict, batch_s: float | None = None) -> None:
+        self._record, self.closed, self.batch_s = record, False, batch_s
 
     def record(self) -> dict:
         return self._record
@@ -310,3 +333,45 @@ def test_with_every_setting_tried_a_split_gets_a_rematch_and_an_agreed_verdict_e
     assert next_turns(split, [0, 1, 2], [], _plan(), budget_s=1.2, share_s=0.6) == ([0, 1], True)
     agreed = _five([100.0, 100.0], c1=[150.0, 140.0], c2=[80.0, 85.0])
     assert next_turns(agreed, [0, 1, 2], [], _plan(), budget_s=1.2, share_s=0.6) is None
+
+
+def test_a_share_is_rebased_on_the_fastest_setting_measured_never_above_the_jobs_own():
+    """10 % of an epoch at the job's own pace was three times the best job's whole epoch where the own setting
+    was 12x slower: the budget bounds what tuning adds to the job with its best setting."""
+    tuner = _tuner_at_an_epochs_end([100.0, 100.0], [1000.0, 1000.0], [80.0, 85.0])
+    tuner.plan.epoch_samples, tuner.shares = 400, 3
+    tuner.own_share_s = tuner.epoch_budget_s = 0.4  # 10 % of 400 samples at the own 100 samples/s
+    tuner._rebase()
+    assert abs(tuner.epoch_budget_s - 0.1 * 400 / 1000.0) < 1e-12  # at the leader's 1,000 samples/s
+    assert abs(tuner.budget_s - 3 * tuner.epoch_budget_s) < 1e-12  # the shares so far, rebased alike
+    slow = _tuner_at_an_epochs_end([100.0, 100.0], [50.0, 50.0], [80.0, 85.0])  # the job's own leads
+    slow.plan.epoch_samples, slow.shares, slow.own_share_s, slow.epoch_budget_s = 400, 2, 0.4, 0.4
+    slow._rebase()
+    assert slow.epoch_budget_s == 0.4 and slow.budget_s == 0.8
+    seconds = _tuner_at_an_epochs_end([100.0, 100.0], [1000.0, 1000.0], [80.0, 85.0])
+    seconds.epoch_budget_s, seconds.own_share_s = None, None  # --tune-budget 30s: no share to rebase
+    seconds._rebase()
+    assert seconds.budget_s == 1.0
+
+
+def test_a_slow_settings_next_slice_costs_its_shortened_batches_beyond_the_leaders_pace():
+    tuner = _tuner_at_an_epochs_end([100.0, 100.0], [1000.0, 1000.0], [80.0, 85.0])
+    tuner.cands[0].batch_s = 0.04  # 4 samples a batch at 100 samples/s
+    n = tuner.plan.length(0, 0.04, behind=0.1)  # its 11 (3 at its pace, 8 edges): under its 14 fewest
+    assert n == 11 and abs(tuner._slice_cost(0) - n * 0.04 * 0.9) < 1e-12
+    assert tuner._slice_cost(2) == tuner.plan.slice_s  # no pace yet: a whole planned slice
+
+
+def test_the_jobs_own_turn_goes_on_past_the_budget_while_it_lacks_its_rounds_against_a_faster_one():
+    """Shares at the leader's pace afford few of the job's own slices where it is slow: a job whose own 2
+    workers were 12x slower got one measured turn in eight epochs and kept them."""
+    tuner = _tuner_at_an_epochs_end([100.0], [1000.0, 1000.0], [80.0, 85.0])
+    tuner.paused, tuner.turn, tuner.round = False, 2, 3  # the third setting's turn, the budget spent
+    assert not tuner._share_spent()
+    assert tuner.turn == 0 and tuner.round == 4  # the job's own, in a new round
+    had = _tuner_at_an_epochs_end([100.0, 100.0], [1000.0, 1000.0], [80.0, 85.0])
+    had.paused, had.turn = False, 2
+    assert had._share_spent() and had.turn == 2  # its rounds had: the budget holds
+    slower = _tuner_at_an_epochs_end([100.0], [50.0, 50.0], [80.0, 85.0])  # nothing measured faster
+    slower.paused, slower.turn = False, 2
+    assert slower._share_spent()

@@ -16,7 +16,7 @@ from __future__ import annotations
 import time
 from typing import Iterator
 
-from ..trace.diagnosis.tuning import MIN_ROUNDS, rates
+from ..trace.diagnosis.tuning import measured_turns, MIN_ROUNDS, paired_rounds, rates
 from .tune_plan import cost_s, FIRST_SLICE, lead_pace, next_turns, pace_share, pause_setting, short_of_rounds
 from .tune_slices import Candidate, Slice
 
@@ -46,14 +46,14 @@ class ShareTurns:
 
     def _owed_turn(self) -> bool:
         """The job's own setting lacks the measured turns a choice needs against one measured faster
-        (:func:`.tune_plan.short_of_rounds`): its turn goes next, in a new round where another's was next,
+        (:func:`.tune_plan.short_of_rounds`, :func:`_owes`): its turn goes next, in a new round where another's was next,
         whatever the budget. Without them the choice can only keep the slower setting, for the whole job,
         and its turns are few and short (:meth:`.tune_plan.SlicePlan.length`): a job whose own 2 workers were
         12x slower than `num_workers=0`, its shares rebased to 0.007 s an epoch (:meth:`_rebase`), got one
         measured turn of 0.025 s in eight epochs and kept them (1.15 s a tuned epoch after, 0.06 s the best)."""
         record = self.record()
-        if 0 not in self.order or short_of_rounds(record) is None or \
-                len(rates(record["candidates"][0])) >= MIN_ROUNDS:
+        rival = short_of_rounds(record)
+        if 0 not in self.order or rival is None or not _owes(record, rival):
             return False
         if self.turn != self.order.index(0):
             self.turn, self.round = self.order.index(0), self.round + 1
@@ -183,3 +183,14 @@ class ShareTurns:
             self.rematch = turns[1]
         if not grew and self.turn:
             self.turn, self.round = 0, self.round + 1
+
+
+def _owes(record: dict, rival: int) -> bool:
+    """The job's own setting's next turn is what the choice against ``rival`` lacks: it has fewer than
+    ``MIN_ROUNDS`` measured turns, or too few pair with the rival's and the rival has run since its last (the
+    rival's turns and pauses come on their own: it leads, so they cost nothing)."""
+    cands = record["candidates"]
+    own, theirs = measured_turns(cands[0]), measured_turns(cands[rival])
+    if len(own) < MIN_ROUNDS:
+        return True
+    return paired_rounds(record, rival) < MIN_ROUNDS and bool(theirs) and theirs[-1][0] >= own[-1][0]

@@ -375,3 +375,18 @@ def test_the_jobs_own_turn_goes_on_past_the_budget_while_it_lacks_its_rounds_aga
     slower = _tuner_at_an_epochs_end([100.0], [50.0, 50.0], [80.0, 85.0])  # nothing measured faster
     slower.paused, slower.turn = False, 2
     assert slower._share_spent()
+
+
+def test_the_jobs_own_turn_is_owed_where_it_lacks_turns_or_pairs_and_the_rival_ran_since():
+    from loaderlab.jobs.tune_shares import _owes
+
+    def cand(rounds: list[int], rate: float) -> dict:
+        return {"slices": [{"round": r, "samples": rate, "seconds": 1.0, "warm": False} for r in rounds]}
+
+    def record(own: list[int], rival: list[int]) -> dict:
+        return {"candidates": [cand(own, 100.0), cand(rival, 1000.0)]}
+
+    assert _owes(record([1], [0, 1, 2]), 1)  # one measured turn of its own
+    assert not _owes(record([1, 2], [1, 2]), 1)  # two paired
+    assert _owes(record([1, 2], [5, 6]), 1)  # its two pair with none of the rival's, which ran since
+    assert not _owes(record([5, 6], [1]), 1)  # the rival has not run since its last: the rival's turn is next

@@ -76,7 +76,7 @@ def _steady_s(s: dict[str, Any]) -> float:
 def rates(candidate: dict[str, Any]) -> list[float]:
     """Samples per second of each measured slice, its stalls apart (never a warm one: see the module
     docstring)."""
-    return [rate for _, rate in _turns(candidate)]
+    return [rate for _, rate in measured_turns(candidate)]
 
 
 def steady_rates(candidate: dict[str, Any]) -> list[float]:
@@ -85,7 +85,7 @@ def steady_rates(candidate: dict[str, Any]) -> list[float]:
     return [s["samples"] / _steady_s(s) for s in candidate.get("slices", ()) if _steady_s(s) > 0]
 
 
-def _turns(candidate: dict[str, Any]) -> list[tuple[int, float]]:
+def measured_turns(candidate: dict[str, Any]) -> list[tuple[int, float]]:
     """``(round, samples/s)`` of each measured slice, in the order they ran."""
     return [(s["round"], s["samples"] / _steady_s(s)) for s in candidate.get("slices", ())
             if _steady_s(s) > 0 and not s.get("warm")]
@@ -148,7 +148,7 @@ def paired_turns(own: list[tuple[int, float]], theirs: list[tuple[int, float]]) 
 def paired_rounds(record: dict[str, Any], i: int) -> int:
     """How many of candidate ``i``'s measured turns pair with the job's own (:func:`paired_turns`)."""
     cands = record.get("candidates") or []
-    return len(paired_turns(_turns(cands[0]), _turns(cands[i]))) if cands else 0
+    return len(paired_turns(measured_turns(cands[0]), measured_turns(cands[i]))) if cands else 0
 
 
 def epoch_seconds(candidate: dict[str, Any], record: dict[str, Any]) -> float | None:
@@ -183,7 +183,7 @@ def tuning_choice(record: dict[str, Any]) -> TuningChoice:
     best = min((t, i) for i, t in epochs.items())[1] if composed else max(measured)[1]
     if best == 0:
         return TuningChoice(0, 1.0, 0, 0, True)
-    rounds = paired_turns(_turns(cands[0]), _turns(cands[best]))
+    rounds = paired_turns(measured_turns(cands[0]), measured_turns(cands[best]))
     wins = sum(theirs > mine for mine, theirs in rounds)
     speedup = epochs[0] / epochs[best] if composed else median(rates(cands[best])) / median(own)
     floor, busy = least_told(record, cands[best], MIN_SPEEDUP)

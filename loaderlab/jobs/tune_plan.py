@@ -4,8 +4,9 @@ Twin of nothing in torch. The job's own setting serves the first slice (``FIRST_
 its workers need them); its time per batch, steps included, sets every later slice's length (about
 ``budget / (settings × TARGET_SLICES)`` seconds, within ``SLICE_S``) and, where the job's length is known, the
 budget (a share of one epoch) and the most batches a slice may take (two slices a setting per epoch). Where the
-budget cannot give every setting ``MIN_SLICES`` slices, a guess ranks which to try (:meth:`SlicePlan.priority`:
-it orders the trying only; every number printed is measured). What the measurements so far decide while the
+budget cannot give every setting ``MIN_SLICES`` slices, a guess ranks which to try (:meth:`SlicePlan.priority`,
+with the direction the measurements so far point in first, :meth:`SlicePlan.learn`: it orders the trying only;
+every number printed is measured). What the measurements so far decide while the
 tuning goes on: which setting serves a pause (:func:`pause_setting`), which are dropped (:func:`laggards`),
 whether the choice is made (:func:`decided`), which setting a split verdict leaves to a rematch with the
 job's own (:func:`contested`), which faster setting still lacks the rounds against it
@@ -43,6 +44,7 @@ class SlicePlan:
         self.epoch_samples: int | None = None  # samples in one of the job's epochs (None: its length is unknown)
         self.per_batch = 0.0  # the job's own first slice's seconds a batch, steps included
         self.busy = False  # the loop's other threads kept cores busy while its own first slice's workers worked
+        self.more_first = False  # fewer workers than the job's own measured slower: more first (:meth:`learn`)
 
     def length(self, who: int, batch_s: float | None, behind: float = 1.0) -> int:
         """Batches for setting ``who``'s next slice (``batch_s``: its measured time per batch, if any): the
@@ -115,14 +117,34 @@ class SlicePlan:
         """A guess of which settings to try first when the budget is short: the job's own, as many workers as
         cores, none, twice the cores, then the rest; none first where the loop's threads kept cores busy while
         it waited for the job's own workers (:attr:`busy`: they spin where a worker needs the core, and without
-        workers nothing shares it with them). It only orders the trying; every number is measured."""
+        workers nothing shares it with them); more workers than the job's own first where fewer measured slower
+        (:meth:`learn`). It only orders the trying; every number is measured."""
         if i == 0:
             return (0, 0)
         s = self.settings[i]
+        if self.more_first and s.num_workers > self.own.num_workers:
+            return (1, i)  # the direction measured (:meth:`learn`): settings in order, fewer workers first
         guesses = [0, self.cores, 2 * self.cores] if self.busy else [self.cores, 0, 2 * self.cores]
         rank = guesses.index(s.num_workers) if s.num_workers in guesses else len(guesses)
         deeper = s.prefetch_factor not in (None, self.own.prefetch_factor or 2)
-        return (1 + rank + int(deeper), i)
+        return (2 + rank + int(deeper), i)
+
+    def learn(self, cands: list[dict[str, Any]]) -> None:
+        """What the measurements so far say of the direction to try next (``cands``: the candidates' records,
+        the job's own first): where every setting with fewer workers than the job's own measured slower than
+        it, and none with more measured slower, settings with more workers rank first (:attr:`more_first`).
+        The guess alone tried `num_workers=0` second and a deeper prefetch third on a job whose 2 workers waited
+        on 4 ms reads: `num_workers=0` read 0.45x the own's, their two rounds spent four epochs' shares, and
+        4 workers was never tried."""
+        paces = {i: median(r) for i, c in enumerate(cands) if (r := rates(c))}
+        if 0 not in paces and (own := _own_guess(cands)):
+            paces[0] = own
+        if 0 not in paces:
+            return
+        n = self.own.num_workers
+        fewer = [p for i, p in paces.items() if i and self.settings[i].num_workers < n]
+        more = [p for i, p in paces.items() if i and self.settings[i].num_workers > n]
+        self.more_first = bool(fewer) and max(fewer) < paces[0] and all(p >= paces[0] for p in more)
 
     def record(self) -> dict[str, Any]:
         return {"slice_batches": self.slice_batches, "epoch_samples": self.epoch_samples}

@@ -77,9 +77,11 @@ class ShareTurns:
         bounded by the job with its best setting, as the budget promises. At the job's own pace, a job whose own
         2 workers were 12x slower than `num_workers=0` had shares of 0.17 s an epoch, three times the best
         job's whole 0.06 s epoch: its four tuned epochs took 1.6x the best job's sixteen."""
+        cands = self.record()["candidates"]
+        self.plan.learn(cands)  # the direction measured so far orders the settings not tried yet
         if self.epoch_budget_s is None or not self.own_share_s or not self.plan.epoch_samples:
             return
-        pace = lead_pace(self.record()["candidates"])
+        pace = lead_pace(cands)
         if pace is None:
             return
         self.epoch_budget_s = min(self.own_share_s, self.budget[1] * self.plan.epoch_samples * pace)

@@ -83,7 +83,7 @@ def _tuner(rounds: dict[int, int], skipped: list[int], spent: float, budget: flo
 
 
 def test_a_setting_not_tried_joins_the_decided_turns_while_the_budget_lasts():
-    # by priority on 2 cores: the own's 2 workers with prefetch 4 (2, 4), before 4 workers (3, 3) and 1 (4, 2)
+    # by priority on 2 cores: the own's 2 workers with prefetch 4 (3, 4), before 4 workers (4, 3) and 1 (5, 2)
     tuner = _tuner({0: 2, 1: 2}, skipped=[2, 3, 4], spent=0.2)
     tuner._widen()
     assert (tuner.order, tuner.skipped) == ([0, 1, 4], [2, 3])

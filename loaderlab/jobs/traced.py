@@ -135,8 +135,10 @@ class LoaderTrace:
         """The epoch's index batches drawn as torch's ``iter(loader)`` draws them (the sampler's iterator,
         then the worker seed from the loader's generator where torch draws one), served by the tuner while
         it tunes and by the clone with the adopted setting after."""
-        if not self.tuner.done:
-            self.tuner.end_epoch(time.perf_counter())  # a slice the script cut short with a break
+        if epoch and not self.tuner.done:
+            # the epoch before ended (a slice the script cut short with a break counts too); before the first,
+            # none did: counted, it cost the tuning one of its SHARE_EPOCHS (three epochs tuned, "after 4")
+            self.tuner.end_epoch(time.perf_counter())
         indices = iter(self.loader._index_sampler)  # torch's own choice: the batch sampler, else the sampler
         if not (self.loader.persistent_workers and self.loader.num_workers > 0 and self.seed_drawn):
             torch.empty((), dtype=torch.int64).random_(generator=self.loader.generator)

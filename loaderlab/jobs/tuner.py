@@ -15,8 +15,8 @@ what the tuning costs the job: its slices' time beyond the pace of the fastest s
 (:func:`.tune_plan.cost_s`; the leader's slices cost nothing). Tuning stops when that reaches the budget, when
 every candidate left has ``ROUNDS`` measured slices, or after ``SHARE_EPOCHS`` epochs (more where the job's own
 setting and one measured faster lack the rounds a choice needs: :mod:`.tune_shares`); candidates far behind
-the leader are dropped after ``MIN_ROUNDS`` rounds, and once those tried have them, a setting not tried yet
-joins the turns while the budget lasts. A share budget's later epochs go to the settings no share had
+the leader are dropped after ``MIN_ROUNDS`` rounds (after one, under half its pace), and once those tried
+have them, a setting not tried yet joins the turns while the budget lasts. A share budget's later epochs go to the settings no share had
 afforded, then, where the rounds split between the job's own setting and the leader, to those two alone
 (:mod:`.tune_shares`). The measured best (:func:`~loaderlab.trace.diagnosis.tuning.
 tuning_choice`, also what the report prints) is then adopted for the rest of the job. Knows nothing of
@@ -217,8 +217,6 @@ class Tuner(ShareTurns):
         return {i: self.cands[i].record() if i in self.cands else {} for i in (self.cands if measured else self.order)}
 
     def _drop_laggards(self) -> None:
-        if self.round < MIN_ROUNDS:
-            return
         for i in laggards(self._records()):
             self.order.remove(i)
             self._retire(i)

@@ -102,9 +102,15 @@ def test_a_pause_is_served_by_the_jobs_own_setting_unless_a_candidate_was_measur
 
 def test_a_candidate_far_behind_the_leader_is_dropped_never_the_jobs_own():
     records = {0: _measured(100.0, 110.0), 1: _measured(300.0, 320.0), 2: _measured(240.0, 260.0),
-               3: _measured(50.0)}  # one round: not judged yet
+               3: _measured(160.0)}  # one round, over half the leader's median: not judged yet
     assert laggards(records, 0.8) == [] and laggards(records, 0.9) == [2]  # its best, 260, under 0.9 x 310
     assert laggards({0: _measured(10.0, 11.0), 1: _measured(300.0, 320.0)}, 0.8) == []  # the job's own stays
+    # one round under half the fastest so far: a second would only cost the budget
+    assert laggards({**records, 3: _measured(150.0)}, 0.8) == [3]
+    # the job's own before it has a rate: its first slice's steady part (its workers' start) stands for it
+    warm = {"slices": [{"round": 0, "samples": 474.0, "seconds": 1.0, "warm": True}]}
+    assert laggards({0: warm, 1: _measured(215.0)}) == [1]
+    assert laggards({0: warm, 1: _measured(240.0)}) == []
 
 
 def test_tuning_is_decided_once_every_setting_left_has_two_rounds():

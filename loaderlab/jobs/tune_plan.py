@@ -22,7 +22,7 @@ from typing import Any
 
 from statistics import median
 
-from ..trace.diagnosis.tuning import MIN_ROUNDS, paired_rounds, rates, steady_rates, tuning_choice
+from ..trace.diagnosis.tuning import FAR_BELOW, MIN_ROUNDS, paired_rounds, rates, steady_rates, tuning_choice
 from .candidates import Setting
 from .tune_slices import sent_first
 
@@ -31,7 +31,6 @@ MIN_SLICES = 3  # a candidate the budget cannot give this many slices (its start
 SLICE_S = (0.1, 5.0)  # a slice's planned length, at least and at most
 FIRST_SLICE = 8  # batches of the job's own first slice, before its time per batch is known
 DROP_BELOW = 0.8  # a candidate whose best slice is under this share of the leader's median is dropped
-FAR_BELOW = 0.5  # ... or whose one measured slice is under this share: a second would only cost the budget
 
 
 class SlicePlan:

@@ -51,6 +51,7 @@ if TYPE_CHECKING:
 
 MIN_SPEEDUP = 1.05  # below this a measured difference is not worth an edit of the script
 MIN_ROUNDS = 2
+FAR_BELOW = 0.5  # a setting whose one measured round is under this share of the fastest is dropped after it
 STALL_X = 10  # a gap between receipts this many × a slice's usual wave of batches: a stall, not its pace
 
 
@@ -176,6 +177,8 @@ def tuning_choice(record: dict[str, Any]) -> TuningChoice:
     cands = record.get("candidates") or []
     own = rates(cands[0]) if cands else []
     measured = [(median(r), i) for i, c in enumerate(cands) if len(r := rates(c)) >= MIN_ROUNDS]
+    if len(own) >= MIN_ROUNDS and not [i for _, i in measured if i != 0] and _all_far_behind(cands, median(own)):
+        return TuningChoice(0, 1.0, 0, 0, True)  # each other measured setting dropped after one round, far behind
     if len(own) < MIN_ROUNDS or not [i for _, i in measured if i != 0]:  # nothing to weigh the own against
         return TuningChoice(0, None, 0, 0, True)
     epochs = {i: epoch_seconds(cands[i], record) for _, i in measured}
@@ -190,6 +193,14 @@ def tuning_choice(record: dict[str, Any]) -> TuningChoice:
     keep = speedup < floor or len(rounds) < MIN_ROUNDS or wins * 3 < len(rounds) * 2
     return TuningChoice(best, speedup, wins, len(rounds), keep, (epochs[best], epochs[0]) if composed else None,
                         floor, busy)
+
+
+def _all_far_behind(cands: list[dict[str, Any]], own: float) -> bool:
+    """Some setting besides the job's own was measured, and each one measured read under ``FAR_BELOW`` × the
+    job's own median (the tuning drops such a setting after one round): your settings are the measured best,
+    not "too few rounds"."""
+    others = [max(r) for c in cands[1:] if (r := rates(c))]
+    return bool(others) and max(others) < FAR_BELOW * own
 
 
 def workers_measured_slower(record: dict[str, Any] | None) -> bool:

@@ -61,6 +61,17 @@ def test_only_the_own_setting_measured_is_too_few_rounds_not_keep_your_settings(
     assert not any(line.startswith("Keep your settings") for line in lines)
 
 
+def test_a_setting_dropped_after_one_round_far_behind_leaves_keep_your_settings():
+    """The tuning drops a setting whose one measured round is under half the fastest pace (its second would only
+    spend the budget): the job's own is then the measured best, not "too few rounds"."""
+    far = record(cand(OWN, [100, 100, 100]), cand(TWO, [45]), cand(FOUR, []))
+    assert (tuning_choice(far).best, tuning_choice(far).speedup, tuning_choice(far).keep) == (0, 1.0, True)
+    assert any(line.startswith("Keep your settings") for line in tuning_lines(far))
+    near = record(cand(OWN, [100, 100, 100]), cand(TWO, [90]))  # one round, not far behind: undecided
+    assert tuning_choice(near).speedup is None
+    assert any(line.startswith("Too few rounds to tell") for line in tuning_lines(near))
+
+
 def test_too_few_rounds_ask_for_a_larger_budget():
     rec = record(cand(OWN, [100]), cand(TWO, []))
     assert tuning_choice(rec).speedup is None

@@ -6,13 +6,13 @@ its workers need them); its time per batch, steps included, sets every later sli
 budget (a share of one epoch) and the most batches a slice may take (two slices a setting per epoch). Where the
 budget cannot give every setting ``MIN_SLICES`` slices, a guess ranks which to try (:meth:`SlicePlan.priority`,
 with the direction the measurements so far point in first, :meth:`SlicePlan.learn`: it orders the trying only;
-every number printed is measured). What the measurements so far decide while the
-tuning goes on: which setting serves a pause (:func:`pause_setting`), which are dropped (:func:`laggards`),
-whether the choice is made (:func:`decided`), which setting a split verdict leaves to a rematch with the
-job's own (:func:`contested`), which faster setting still lacks the rounds against it
-(:func:`short_of_rounds`), where the next epoch's share goes (:func:`next_turns`), and what the tuning has
-cost the job so far (:func:`cost_s`), which the budget bounds. Knows nothing of loaders' iteration
-(:mod:`.tuner`), of files, plotly or streamlit.
+every number printed is measured). What the measurements so far decide while the tuning goes on: which setting
+serves a pause (:func:`pause_setting`), which are dropped (:func:`laggards`), whether the choice is made
+(:func:`decided`), which setting a split verdict leaves to a rematch with the job's own (:func:`contested`),
+which faster setting still lacks the rounds against it (:func:`short_of_rounds`), and where the next epoch's
+share goes (:func:`next_turns`); what the tuning has cost the job, which the budget bounds, and the settings'
+paces are :mod:`.tune_pace`'s. Knows nothing of loaders' iteration (:mod:`.tuner`), of files, plotly or
+streamlit.
 """
 
 from __future__ import annotations
@@ -22,8 +22,9 @@ from typing import Any
 
 from statistics import median
 
-from ..trace.diagnosis.tuning import FAR_BELOW, MIN_ROUNDS, paired_rounds, rates, steady_rates, tuning_choice
+from ..trace.diagnosis.tuning import FAR_BELOW, MIN_ROUNDS, paired_rounds, rates, tuning_choice
 from .candidates import Setting
+from .tune_pace import own_guess
 from .tune_slices import sent_first
 
 TARGET_SLICES = 3  # slices per candidate the budget is planned for
@@ -137,7 +138,7 @@ class SlicePlan:
         on 4 ms reads: `num_workers=0` read 0.45x the own's, their two rounds spent four epochs' shares, and
         4 workers was never tried."""
         paces = {i: median(r) for i, c in enumerate(cands) if (r := rates(c))}
-        if 0 not in paces and (own := _own_guess(cands)):
+        if 0 not in paces and (own := own_guess(cands)):
             paces[0] = own
         if 0 not in paces:
             return
@@ -160,14 +161,14 @@ def min_batches(setting: Setting) -> int:
 def pause_setting(records: dict[int, dict[str, Any]]) -> int:
     """The setting that serves a pause (the epoch's share spent), from the candidates' records so far (by
     index; 0 is the job's own): the fastest measured if it was measured faster than the job's own, else the
-    job's own; the job's own, before it has a rate, by the steady part of its first slice (:func:`_own_guess`: at
+    job's own; the job's own, before it has a rate, by the steady part of its first slice (:func:`own_guess`: at
     10 % the job's own 4 workers' first slice spent the first epoch's share and `num_workers=0`'s the second's,
     and the rest of both epochs went to the 4 workers, though `num_workers=0` had served 499 samples/s against
     the 240 of their first slice's steady part). (The measured leader alone once served a job
     beside a CPU burner with the one setting measured so far, num_workers=0 at 41 samples/s, its own slice cut
     short unmeasured: 154 s against 35 s plain.)"""
     measured = {i: median(r) for i, record in records.items() if (r := rates(record))}
-    if 0 in records and 0 not in measured and (guess := _own_guess([records[0]])):
+    if 0 in records and 0 not in measured and (guess := own_guess([records[0]])):
         measured[0] = guess
     best = max(measured, key=measured.get) if measured else 0
     return best if 0 in measured and measured[best] > measured[0] else 0
@@ -184,7 +185,7 @@ def laggards(records: dict[int, dict[str, Any]], below: float = DROP_BELOW, far:
     slow = [i for i, r in measured.items() if i != 0 and max(r) < below * lead]
     once = {i: r for i, record in records.items() if len(r := rates(record)) == 1}
     paces = [median(r) for record in records.values() if (r := rates(record))]
-    if 0 in records and (own := _own_guess([records[0]])):
+    if 0 in records and (own := own_guess([records[0]])):
         paces.append(own)
     fastest = max(paces, default=0.0)
     return slow + [i for i, r in once.items() if i != 0 and r[0] < far * fastest]
@@ -246,60 +247,3 @@ def next_turns(record: dict[str, Any], order: list[int], skipped: list[int], pla
         return [0] + sorted(skipped, key=plan.priority)[:max(1, affords)], False
     rival = contested(record)
     return ([0, rival], True) if rival is not None else None
-
-
-def cost_s(record: dict[str, Any]) -> float:
-    """What the tuning has cost the job so far, from the whole ``tuning`` record: the seconds its slices took
-    beyond the pace of the fastest setting measured so far (:func:`lead_pace`) for the same samples, their stalls
-    apart (a slow sample costs every setting alike), summed for each setting and each at least nothing. The job's
-    own first slice costs nothing: the plain job starts with it too, and the tuning is planned from it. Where
-    nothing has a pace yet, the other settings' slices' whole time. Tuning that costs the job this much takes it
-    that much longer than a job run with the best setting from its start. (Counted as the slices' wall time, the
-    job's own and the leader's slices spent it too: a 4-epoch job at 10 %, whose own 4 workers took 0.57 s a
-    slice and whose shares were 0.42 s an epoch, ran three slices in its four shares, two of them its own, and
-    `num_workers=0` got one: "too few rounds", where it re-runs about 2x as fast. Counted against the job's own pace
-    alone, the job's own slices cost nothing, and the same job's tuning cost 0.08 s of its 0.31 s share while it
-    took every batch of all four epochs in slices, 1.84x the time of the job with its best setting.)"""
-    cands = record.get("candidates") or []
-    pace = lead_pace(cands)
-    cost = 0.0
-    for i, cand in enumerate(cands):
-        slices = list(cand.get("slices") or ())[1 if i == 0 else 0:]
-        if pace is None:
-            cost += 0.0 if i == 0 else sum(_took(s) for s in slices)
-        else:
-            cost += max(0.0, sum(_took(s) - s.get("all_samples", 0) * pace for s in slices))
-    return cost
-
-
-def _took(s: dict[str, Any]) -> float:
-    """A slice's seconds without its stalls."""
-    return (s.get("elapsed_s") or 0.0) - s.get("stall_s", 0.0)
-
-
-def lead_pace(cands: list[dict[str, Any]]) -> float | None:
-    """Seconds a sample at the fastest setting measured so far, step included (each setting's median rate; the
-    job's own, before it has a rate, by the steady part of its first slice, which started its workers); None
-    where none has a pace."""
-    paces = [median(r) for c in cands if (r := rates(c))] + ([own] if (own := _own_guess(cands)) else [])
-    return 1.0 / max(paces) if paces else None
-
-
-def pace_share(cands: list[dict[str, Any]], i: int) -> float:
-    """Setting ``i``'s median rate over the fastest setting's (the job's own, before it has a rate, by the
-    steady part of its first slice: :func:`_own_guess`), at most 1; 1 where ``i`` or no other has a pace."""
-    paces = {j: median(r) for j, c in enumerate(cands) if (r := rates(c))}
-    if 0 not in paces and (own := _own_guess(cands)):
-        paces[0] = own
-    if i not in paces or len(paces) < 2:
-        return 1.0
-    return min(1.0, paces[i] / max(paces.values()))
-
-
-def _own_guess(cands: list[dict[str, Any]]) -> float | None:
-    """The job's own samples/s before it has a rate: the steady part of the slices it ran (their workers' fill
-    reads fast, so a faster setting's lead is understated, never made up); None where it has a rate or no pace."""
-    if not cands or rates(cands[0]):
-        return None
-    r = steady_rates(cands[0])
-    return median(r) if r else None

@@ -13,7 +13,7 @@ def progress_text(name: str, spent_s: float, budget_s: float | None, setting: st
                   left: int = 0, tried: int = 0) -> str:
     """Where the tuning stands: the round and the next ``setting`` (``round_`` counted from 0), or, where
     ``round_`` is None (the end), how many settings were tried and the ``setting`` the job runs with;
-    ``spent_s``: what the tuning has cost the job so far (:func:`.tune_plan.cost_s`), which ``budget_s`` bounds."""
+    ``spent_s``: what the tuning has cost the job so far (:func:`.tune_pace.cost_s`), which ``budget_s`` bounds."""
     budget = f"cost {spent_s:.1f} of {budget_s:.1f} s" if budget_s else f"cost {spent_s:.1f} s"
     if round_ is None:
         return f"loaderlab run --tune: {name}: tried {tried} settings, {budget}; the rest of the job runs with {setting}"

@@ -17,7 +17,8 @@ import time
 from typing import Iterator
 
 from ..trace.diagnosis.tuning import measured_turns, MIN_ROUNDS, paired_rounds, rates
-from .tune_plan import cost_s, FIRST_SLICE, lead_pace, next_turns, pace_share, pause_setting, short_of_rounds
+from .tune_pace import cost_s, lead_pace, pace_share
+from .tune_plan import FIRST_SLICE, next_turns, pause_setting, short_of_rounds
 from .tune_slices import Candidate, Slice
 
 SHARE_EPOCHS = 4  # tuning spans at most this many epochs (their batches go untraced)
@@ -40,7 +41,7 @@ class ShareTurns:
         up = self.order[self.turn] if self.turn < len(self.order) else None
         if not (self.plan.slice_s and left < self._slice_cost(up) / 2):
             return False
-        # the measured leader's turn still goes on, its slices cost nothing (:func:`.tune_plan.cost_s`); a
+        # the measured leader's turn still goes on, its slices cost nothing (:func:`.tune_pace.cost_s`); a
         # pause would serve the same batches with it, untimed
         return (up is None or up != pause_setting(self._records(measured=True))) and not self._owed_turn()
 

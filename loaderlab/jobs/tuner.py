@@ -12,7 +12,7 @@ slice that starts a candidate's workers is start-up, never a rate (its first wai
 is the start-up, reported apart). Slices are sized from the job's own first slice, and where the budget
 cannot give every candidate enough of them a guess picks which to try (:mod:`.tune_plan`). The budget bounds
 what the tuning costs the job: its slices' time beyond the pace of the fastest setting measured so far
-(:func:`.tune_plan.cost_s`; the leader's slices cost nothing). Tuning stops when that reaches the budget, when
+(:func:`.tune_pace.cost_s`; the leader's slices cost nothing). Tuning stops when that reaches the budget, when
 every candidate left has ``ROUNDS`` measured slices, or after ``SHARE_EPOCHS`` epochs (more where the job's own
 setting and one measured faster lack the rounds a choice needs: :mod:`.tune_shares`); candidates far behind
 the leader are dropped after ``MIN_ROUNDS`` rounds (after one, under half its pace), and once those tried
@@ -36,7 +36,8 @@ from ..trace.diagnosis.tuning import MIN_ROUNDS, rates, setting_text, tuning_cho
 from ..engine.cores import cpu_count
 from .candidates import Setting, candidates, own_setting
 from .loader_only import after_tuning, variants
-from .tune_plan import cost_s, decided, laggards, pace_share, SlicePlan
+from .tune_pace import cost_s, pace_share
+from .tune_plan import decided, laggards, SlicePlan
 from .tune_progress import progress, progress_text
 from .tune_shares import ShareTurns
 from .tune_slices import Candidate, clocks, count, Slice
@@ -74,7 +75,7 @@ class Tuner(ShareTurns):
         self.paused = False  # this epoch's share is spent: the rest of it goes to the measured leader
         self.shares = 1  # epochs whose share the tuning has had
         self.epochs = 0  # epochs that ended while it tuned
-        self.spent = 0.0  # what the tuning has cost the job so far (:func:`.tune_plan.cost_s`): the budget's
+        self.spent = 0.0  # what the tuning has cost the job so far (:func:`.tune_pace.cost_s`): the budget's
         self.slices_s = 0.0  # the slices' wall time (a pause, the epoch's share spent, is not tuning)
         self.started: float | None = None
         self.done = False

@@ -1,4 +1,4 @@
-"""What ``run --tune`` costs the job (loaderlab.jobs.tune_plan.cost_s), which its budget bounds, and the settings
+"""What ``run --tune`` costs the job (loaderlab.jobs.tune_pace.cost_s), which its budget bounds, and the settings
 that join the turns while the budget lasts (Tuner._widen): numbers by hand."""
 
 from __future__ import annotations
@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from loaderlab.jobs.candidates import Setting
-from loaderlab.jobs.tune_plan import cost_s, lead_pace, pause_setting, SlicePlan
+from loaderlab.jobs.tune_pace import cost_s, lead_pace
+from loaderlab.jobs.tune_plan import pause_setting, SlicePlan
 from tests.jobs.test_tune_plan import _Measured
 
 

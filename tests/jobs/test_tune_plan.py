@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from loaderlab.jobs.candidates import Setting
-from loaderlab.jobs.tune_plan import (contested, decided, laggards, min_batches, next_turns, pace_share,
-                                      pause_setting, short_of_rounds, SLICE_S, SlicePlan)
+from loaderlab.jobs.tune_pace import pace_share
+from loaderlab.jobs.tune_plan import (contested, decided, laggards, min_batches, next_turns, pause_setting,
+                                      short_of_rounds, SLICE_S, SlicePlan)
 
 OWN = Setting(2, 2, False)
 SETTINGS = [OWN, Setting(0, None, False), Setting(1, 2, False), Setting(4, 2, False), Setting(2, 4, False)]

@@ -5,7 +5,7 @@ Twin of nothing in torch. Reads a loader's ``tuning`` record (written by :mod:`l
 ``{"own": SETTING, "candidates": [{"setting": SETTING, "startup_s": S | null, "slices": [SLICE...]}],
 "budget_s", "spent_s", "slices_s", "slice_batches", "stopped", "adopted": INDEX | null, "rematch": INDEX | null}``
 (``spent_s``: what the tuning cost the job, its slices' time beyond the fastest setting's pace, which the budget
-bounds: :func:`loaderlab.jobs.tune_plan.cost_s`; ``slices_s``: the slices' wall time, absent from older records;
+bounds: :func:`loaderlab.jobs.tune_pace.cost_s`; ``slices_s``: the slices' wall time, absent from older records;
 rematch: the setting a later epoch's share tried alone against the job's own, their first rounds split) where a
 SETTING is
 ``{"num_workers", "prefetch_factor", "pin_memory"}`` and a SLICE is ``{"round", "samples", "seconds",

@@ -206,7 +206,8 @@ class Burner:
 # --- reading the report ---
 
 def parse_change(change: Any) -> dict:
-    """``{"num_workers": 0}`` (the model's) or ``"num_workers=4, prefetch_factor=4"`` (the measured one)."""
+    """A suggestion's ``change``: ``{"num_workers": 4}``, or ``"num_workers=4, prefetch_factor=4"`` where a
+    report written before 2026-12-08 gave a measured one as text."""
     if isinstance(change, dict):
         return dict(change)
     out = {}

@@ -53,11 +53,16 @@ def test_the_measured_suggestion_and_the_models_first_are_told_apart():
     bench = _bench()
     row = bench.Row("s", "quiet")
     bench.read_tuning({"tuning": {"keep": False, "stopped": "rounds"}, "suggestions": [
-        {"change": "batch_size=8", "speedup": 2.0, "measured": True},  # the harness cannot re-run this one
-        {"change": "num_workers=2", "speedup": 1.4, "measured": True},
+        {"change": {"batch_size": 8}, "speedup": 2.0, "measured": True},  # the harness cannot re-run this one
+        {"change": {"num_workers": 2}, "speedup": 1.4, "measured": True},
         {"change": {"num_workers": 0}, "speedup": None, "measured": False}]}, row)
     assert row.measured_change == {"num_workers": 2} and row.measured_speedup == 1.4
-    assert row.other_measured == ["batch_size=8"] and row.model_change == {"num_workers": 0}
+    assert row.other_measured == [{"batch_size": 8}] and row.model_change == {"num_workers": 0}
+    # reports written before the measured change was a dict gave it as text
+    old = bench.Row("s", "quiet")
+    bench.read_tuning({"tuning": {"keep": False, "stopped": "rounds"}, "suggestions": [
+        {"change": "num_workers=2, prefetch_factor=4", "speedup": 1.4, "measured": True}]}, old)
+    assert old.measured_change == {"num_workers": 2, "prefetch_factor": 4}
 
 
 def test_every_script_takes_its_settings_from_the_environment_and_prints_its_loop_time():

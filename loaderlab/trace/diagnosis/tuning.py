@@ -222,11 +222,16 @@ def workers_measured_slower(record: dict[str, Any] | None) -> bool:
         not cands[0]["setting"].get("num_workers") and bool(workers)
 
 
+def change_of(setting: dict[str, Any], own: dict[str, Any]) -> dict[str, Any]:
+    """``{"num_workers": 4}`` — the arguments that differ from the job's own (prefetch_factor only with workers),
+    as ``report --json``'s suggestions give every ``change``, measured or the model's."""
+    return {k: v for k, v in setting.items()
+            if v != own.get(k) and not (k == "prefetch_factor" and not setting.get("num_workers"))}
+
+
 def change_text(setting: dict[str, Any], own: dict[str, Any]) -> str:
-    """``num_workers=4`` — the arguments that differ from the job's own (prefetch_factor only with workers)."""
-    parts = [f"{k}={v}" for k, v in setting.items()
-             if v != own.get(k) and not (k == "prefetch_factor" and not setting.get("num_workers"))]
-    return ", ".join(parts)
+    """``num_workers=4`` — :func:`change_of` as the report prints it."""
+    return ", ".join(f"{k}={v}" for k, v in change_of(setting, own).items())
 
 
 def setting_text(setting: dict[str, Any]) -> str:

@@ -15,7 +15,7 @@ from statistics import median
 from typing import Any
 
 from ...texts import text
-from .tuning import change_text, rates, tuning_choice
+from .tuning import change_of, change_text, rates, tuning_choice
 
 
 def _as_record(loader_only: dict[str, Any]) -> dict[str, Any]:
@@ -70,6 +70,7 @@ def loader_only_suggestions(record: dict[str, Any]) -> list[dict[str, Any]]:
     if choice.keep:
         return []
     best = rec["candidates"][choice.best]
-    return [{"change": change_text(best["setting"], rec["candidates"][0]["setting"]),
+    return [{"change": change_of(best["setting"], rec["candidates"][0]["setting"]),
+             "change_text": change_text(best["setting"], rec["candidates"][0]["setting"]),
              "speedup": round(choice.speedup, 3), "measured": True, "without_your_step": True,
              "rounds": len(rates(best)), "wins": choice.wins, "paired": choice.paired}]

@@ -13,7 +13,7 @@ from statistics import median
 from typing import Any
 
 from ...texts import text
-from .tuning import (change_text, MIN_ROUNDS, MIN_SPEEDUP, rates, setting_text, STALL_X, stall_tail,
+from .tuning import (change_of, change_text, MIN_ROUNDS, MIN_SPEEDUP, rates, setting_text, STALL_X, stall_tail,
                      tuning_choice, tuning_table)
 from .tuning_loader_only import loader_only_lines, loader_only_suggestions
 
@@ -38,7 +38,8 @@ def tuning_suggestions(record: dict[str, Any], epochs: int = 1) -> list[dict[str
     if choice.keep or not cands:
         return loader_only_suggestions(record)
     best = cands[choice.best]
-    return [{"change": change_text(best["setting"], cands[0]["setting"]), "speedup": round(choice.speedup, 3),
+    return [{"change": change_of(best["setting"], cands[0]["setting"]),
+             "change_text": change_text(best["setting"], cands[0]["setting"]), "speedup": round(choice.speedup, 3),
              "measured": True, "rounds": len(rates(best)), "wins": choice.wins, "paired": choice.paired,
              "startup_s": best.get("startup_s"), "own_startup_s": cands[0].get("startup_s"), "epochs": epochs,
              "epoch_s": choice.epoch_s[0] if choice.epoch_s else None,

@@ -34,7 +34,9 @@ def test_a_clear_winner_is_chosen_with_its_median_ratio():
     assert (choice.best, choice.keep, choice.wins, choice.paired) == (1, False, 4, 4)
     assert choice.speedup == pytest.approx(195 / 100)
     [s] = tuning_suggestions(rec, epochs=3)
-    assert (s["change"], s["measured"], s["speedup"]) == ("num_workers=2, prefetch_factor=2", True, 1.95)
+    # the same shape as the model's suggestions: the arguments as a dict, the printed form beside it
+    assert (s["change"], s["measured"], s["speedup"]) == ({"num_workers": 2, "prefetch_factor": 2}, True, 1.95)
+    assert s["change_text"] == "num_workers=2, prefetch_factor=2"
 
 
 def test_a_higher_median_that_lost_most_paired_rounds_is_not_a_win():

@@ -47,8 +47,8 @@ class ShareTurns:
 
     def _owed_turn(self) -> bool:
         """The job's own setting lacks the measured turns a choice needs against one measured faster
-        (:func:`.tune_plan.short_of_rounds`, :func:`_owes`): its turn goes next, in a new round where another's was next,
-        whatever the budget. Without them the choice can only keep the slower setting, for the whole job,
+        (:func:`.tune_plan.short_of_rounds`, :func:`_owes`): its turn goes next, in a new round where another's
+        was next, whatever the budget. Without them the choice can only keep the slower setting, for the whole job,
         and its turns are few and short (:meth:`.tune_plan.SlicePlan.length`): a job whose own 2 workers were
         12x slower than `num_workers=0`, its shares rebased to 0.007 s an epoch (:meth:`_rebase`), got one
         measured turn of 0.025 s in eight epochs and kept them (1.15 s a tuned epoch after, 0.06 s the best)."""
@@ -77,7 +77,8 @@ class ShareTurns:
         at the job's own (``own_share_s``), and the shares so far are rebased with it: what the tuning costs is
         bounded by the job with its best setting, as the budget promises. At the job's own pace, a job whose own
         2 workers were 12x slower than `num_workers=0` had shares of 0.17 s an epoch, three times the best
-        job's whole 0.06 s epoch: its four tuned epochs took 1.6x the best job's sixteen."""
+        job's whole 0.06 s epoch: its four tuned epochs took 1.6x the best job's sixteen. The same measurements
+        tell the plan which way to try next (:meth:`.tune_plan.SlicePlan.learn`)."""
         cands = self.record()["candidates"]
         self.plan.learn(cands)  # the direction measured so far orders the settings not tried yet
         if self.epoch_budget_s is None or not self.own_share_s or not self.plan.epoch_samples:

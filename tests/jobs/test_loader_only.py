@@ -65,7 +65,8 @@ def test_a_loader_only_win_is_labelled_measured_without_your_step():
     assert lines[0].startswith("Measured without your step") and "0.200 ms and waits 1.000 ms per sample" in lines[0]
     assert any(line.startswith("Suggestion (measured without your step): batch_size=16: 1.50×") for line in lines)
     [s] = tuning_suggestions(rec)
-    assert s["without_your_step"] and s["measured"] and s["change"] == {"batch_size": 16} and s["change_text"] == "batch_size=16"
+    assert s["without_your_step"] and s["measured"] and s["change"] == {"batch_size": 16}
+    assert s["change_text"] == "batch_size=16"
     assert tuning_suggestions(_record([[100, 100, 100], [90, 90, 90], [101, 99, 100]])) == []
 
 

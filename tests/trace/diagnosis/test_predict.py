@@ -225,6 +225,7 @@ def test_a_step_the_workers_take_cores_from_is_said_so_and_gets_num_workers_0():
     assert [s.change for s in suggest(frame)][:1] == [{"num_workers": 0}]
 
 
+@pytest.mark.timing  # its premise is a measured wait share (44 % quiet; 50.5 % once beside the suite's other half)
 def test_a_loop_that_waits_under_half_its_time_is_not_consumer_bound_where_more_workers_shorten_each_batch(
         monkeypatch):
     """One worker on two cores and a CPU step: the loop waited 44 % of its time (its body also waited for the

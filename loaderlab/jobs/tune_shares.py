@@ -72,14 +72,14 @@ class ShareTurns:
         behind = pace_share(self.record()["candidates"], who)
         return self.plan.length(who, cand.batch_s, behind) * cand.batch_s * (1.0 - behind)
 
-    def _rebase(self) -> None:
+    def _rebase(self, cands: list[dict]) -> None:
         """A share is that share of an epoch at the pace of the fastest setting measured so far, never more than
         at the job's own (``own_share_s``), and the shares so far are rebased with it: what the tuning costs is
         bounded by the job with its best setting, as the budget promises. At the job's own pace, a job whose own
         2 workers were 12x slower than `num_workers=0` had shares of 0.17 s an epoch, three times the best
         job's whole 0.06 s epoch: its four tuned epochs took 1.6x the best job's sixteen. The same measurements
-        tell the plan which way to try next (:meth:`.tune_plan.SlicePlan.learn`)."""
-        cands = self.record()["candidates"]
+        tell the plan which way to try next (:meth:`.tune_plan.SlicePlan.learn`). ``cands``: the candidates'
+        records, as the slice that just ended left them."""
         self.plan.learn(cands)  # the direction measured so far orders the settings not tried yet
         if self.epoch_budget_s is None or not self.own_share_s or not self.plan.epoch_samples:
             return
@@ -116,8 +116,9 @@ class ShareTurns:
         entry = s.entry(steady, time.perf_counter(), cand.setting.num_workers, cand.setting.prefetch_factor,
                         cand.batch_s)
         cand.slices.append({**entry, "pause": True})
-        self.spent = cost_s(self.record())
-        self._rebase()
+        record = self.record()
+        self.spent = cost_s(record)
+        self._rebase(record["candidates"])
 
     def end_epoch(self, now: float) -> None:
         """The job's epoch ended: a slice cut short still counts (a short slice gives no rate)."""

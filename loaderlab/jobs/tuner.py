@@ -176,10 +176,11 @@ class Tuner(ShareTurns):
             cand.batch_s = (entry["seconds"] - entry["window_stall_s"]) / steady[0] * (s.samples(0) / len(s.items))
         cand.slices.append(entry)
         self.slices_s += now - s.started
-        self.spent = cost_s(self.record())
+        record = self.record()
+        self.spent = cost_s(record)
         if self.plan.slice_batches is None and s.who == 0:
             self._plan(s, now)
-        self._rebase()
+        self._rebase(record["candidates"])
         self.turn += 1
         if self.turn >= len(self.order):
             self.turn = 0

@@ -363,16 +363,16 @@ def test_a_share_is_rebased_on_the_fastest_setting_measured_never_above_the_jobs
     tuner = _tuner_at_an_epochs_end([100.0, 100.0], [1000.0, 1000.0], [80.0, 85.0])
     tuner.plan.epoch_samples, tuner.shares = 400, 3
     tuner.own_share_s = tuner.epoch_budget_s = 0.4  # 10 % of 400 samples at the own 100 samples/s
-    tuner._rebase()
+    tuner._rebase(tuner.record()["candidates"])
     assert abs(tuner.epoch_budget_s - 0.1 * 400 / 1000.0) < 1e-12  # at the leader's 1,000 samples/s
     assert abs(tuner.budget_s - 3 * tuner.epoch_budget_s) < 1e-12  # the shares so far, rebased alike
     slow = _tuner_at_an_epochs_end([100.0, 100.0], [50.0, 50.0], [80.0, 85.0])  # the job's own leads
     slow.plan.epoch_samples, slow.shares, slow.own_share_s, slow.epoch_budget_s = 400, 2, 0.4, 0.4
-    slow._rebase()
+    slow._rebase(slow.record()["candidates"])
     assert slow.epoch_budget_s == 0.4 and slow.budget_s == 0.8
     seconds = _tuner_at_an_epochs_end([100.0, 100.0], [1000.0, 1000.0], [80.0, 85.0])
     seconds.epoch_budget_s, seconds.own_share_s = None, None  # --tune-budget 30s: no share to rebase
-    seconds._rebase()
+    seconds._rebase(seconds.record()["candidates"])
     assert seconds.budget_s == 1.0
 
 

@@ -166,6 +166,8 @@ class LoaderTrace:
         """The clone with the adopted setting, from batch ``first`` of the epoch on."""
         if self.clone is None:
             self.clone = self._clone(self.tuner.adopted_setting().as_dict())
+            # built after this epoch's iter(): its sampler and worker start-up would name epoch 0
+            self.dial(epoch)
         self.indices.pending = indices
         self.clone._index_sampler.first = first
         it = TracedIterator(self, torch_iter(self.clone), epoch, first)

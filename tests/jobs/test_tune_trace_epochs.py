@@ -57,6 +57,10 @@ def test_epochs_past_the_traced_ones_run_untraced_with_the_same_batches(tmp_path
     yielded = set(trace[trace["kind"] == ev.BATCH_YIELD]["epoch"])
     untraced = set(range(EPOCHS - after["untraced_epochs"], EPOCHS))
     assert yielded and not yielded & untraced and max(yielded) == min(untraced) - 1
+    # the traced epochs' loading (their index batches, samples and collates) is recorded under those epochs: the
+    # adopted clone is built after its first epoch's iter(), and its sampler and workers read epoch 0 there
+    loading = trace[trace["kind"].isin([ev.SAMPLER_YIELD, ev.FETCH_BEGIN, ev.COLLATE_END])]
+    assert set(loading["epoch"]) == yielded
     # the first traced epoch is the one tuning ended in, or the next where its last slice took the epoch's last
     # batch: the epochs it counts are the epochs that ended while it tuned (before the first epoch none had
     # ended; counted, a job tuned three epochs and said four)

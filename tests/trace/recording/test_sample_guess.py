@@ -142,3 +142,39 @@ def test_a_batch_read_a_column_at_a_time_reads_as_each_sample_does(case, label_k
     if case in BY_COLUMNS and label_key is None:  # the fast read itself, not its fallback, gave these
         assert list(zip(*guess._columns(samples))) == want
     assert [type(label) for label, _ in got] == [type(label) for label, _ in want]
+
+
+class _Tuple(tuple):
+    pass
+
+
+PAIRS = {
+    "tensor, int": (torch.zeros(5, 2), 3),
+    "tensor, 0-d tensor": (torch.zeros(4), torch.tensor(7)),
+    "tensor, one-element tensor": (torch.zeros(4), torch.tensor([2])),
+    "tensor, vector": (torch.zeros(4), torch.zeros(2)),
+    "tensor, empty tensor": (torch.zeros(4), torch.zeros(0)),
+    "tensor, bool tensor": (torch.zeros(4), torch.tensor(True)),
+    "tensor, float tensor": (torch.zeros(4), torch.tensor(0.5)),
+    "tensor, bool": (torch.zeros(4), True),
+    "tensor, whole float": (torch.zeros(4), 2.0),
+    "tensor, float": (torch.zeros(4), 2.5),
+    "tensor, str": (torch.zeros(4), "cat"),
+    "tensor, numpy int": (torch.zeros(4), np.int64(3)),
+    "tensor, None": (torch.zeros(4), None),
+    "0-d tensor, int": (torch.tensor(1.0), 1),
+    "subclass input": (torch.ones(3).as_subclass(_Sub), 1),
+    "subclass label": (torch.ones(3), torch.tensor(4).as_subclass(_Sub)),
+    "numpy input": (np.zeros(3), 1),
+    "str input": ("text", 0),
+    "dict input": ({"x": torch.ones(2)}, 1),
+    "list pair": [torch.zeros(6), 1],
+}
+
+
+@pytest.mark.parametrize("case", PAIRS)
+def test_an_input_label_pair_reads_as_the_general_path_does(case):
+    """The (input, label) fast read against the general one (a tuple subclass takes it), values and types."""
+    sample = PAIRS[case]
+    got, want = SampleGuess()(0, sample), SampleGuess()(0, _Tuple(sample))
+    assert got == want and [type(v) for v in got] == [type(v) for v in want]

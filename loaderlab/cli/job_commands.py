@@ -36,8 +36,9 @@ its DataLoader workers are (PID: the job's process id).
 
 
 # Epochs traced after tuning unless --tune-trace-epochs says: tracing costs a job of small samples 1.1-1.3x an
-# epoch (benchmarks/trace_cost.py), more than --tune's whole budget, so a tuned job traced to its end cannot run
-# at the speed its tuning measured; one epoch shows the measured best at work (docs/performance.md).
+# epoch, 1.7x where they take a few us (benchmarks/trace_cost.py), more than --tune's whole budget, so a tuned
+# job traced to its end cannot run at the speed its tuning measured; one epoch shows the measured best at work
+# (docs/performance.md).
 TRACE_EPOCHS_DEFAULT = 1
 _VALUED = ("--output", "--label", "--tune-budget", "--tune-trace-epochs")  # run's long options that take a value
 
@@ -97,7 +98,8 @@ def add_parsers(commands: Any, raw: type) -> None:
     run.add_argument("--tune-trace-epochs", default=None, metavar="N",
                      help="how many epochs that begin after tuning ends are traced (default: 1; 'all' traces every "
                           "one); the later ones run untraced with the measured best, at its own speed (tracing "
-                          "costs a job of small samples 1.1-1.3x an epoch): the report counts them")
+                          "costs a job of small samples 1.1-1.3x an epoch, up to 1.7x for samples of a few "
+                          "microseconds): the report counts them")
     run.add_argument("script", nargs="*", metavar="SCRIPT.py [ARGS]", help="the script and its own arguments")
 
     stacks = commands.add_parser(

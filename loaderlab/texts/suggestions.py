@@ -125,45 +125,52 @@ TEXTS = {
     "suggestion.why.unseen_in_loop_threads": {
         "en": "the loader already keeps up with your step. Whether num_workers=0 would be faster (no move between "
             "processes) is not in this recording: your samples' torch ops would run with the loop's torch threads, "
-            "not a worker's one, and the trace does not say the loop runs one. `python -m loaderlab run --tune "
-            "<script>` measures it in your job.",
+            "not a worker's one, and the trace does not say the loop runs one. {measure}",
         "ko": "로더가 이미 학습 단계를 따라가고 있습니다. num_workers=0(프로세스 간 이동 없음)이 더 빠를지는 이 기록에 "
             "없습니다: 샘플의 torch 연산이 워커의 스레드 1개가 아니라 루프의 torch 스레드로 실행되며, 트레이스는 루프가 "
-            "스레드 1개를 쓴다고 말하지 않습니다. `python -m loaderlab run --tune <script>`가 사용자의 작업에서 "
-            "잽니다.",
+            "스레드 1개를 쓴다고 말하지 않습니다. {measure}",
     },
     "suggestion.why.unseen_in_loop_serial": {
         "en": "the loader already keeps up with your step. Whether num_workers=0 would be faster is not in this "
-            "recording: its slow samples would run one after another in the loop. `python -m loaderlab run --tune "
-            "<script>` measures it in your job.",
+            "recording: its slow samples would run one after another in the loop. {measure}",
         "ko": "로더가 이미 학습 단계를 따라가고 있습니다. num_workers=0이 더 빠를지는 이 기록에 없습니다: 느린 샘플이 "
-            "루프에서 하나씩 차례로 실행됩니다. `python -m loaderlab run --tune <script>`가 사용자의 작업에서 잽니다.",
+            "루프에서 하나씩 차례로 실행됩니다. {measure}",
     },
     "suggestion.why.unseen_no_move": {
         "en": "workers would load while your step runs, but this run had none, so what moving each batch from "
             "a worker costs (its pickling, its shared memory, the worker's GIL while your dataset computes) is "
-            "not in it. `python -m loaderlab run --tune <script>` measures num_workers={low} up to "
-            "num_workers={high} in your job.",
+            "not in it. {measure}",
         "ko": "워커가 학습 단계와 동시에 로드하겠지만, 이 실행에는 워커가 없었으므로 배치를 워커에서 옮기는 비용(피클링, "
-            "공유 메모리, 데이터셋이 계산하는 동안의 워커 GIL)이 기록에 없습니다. `python -m loaderlab run --tune "
-            "<script>`가 사용자의 작업에서 num_workers={low}부터 num_workers={high}까지 잽니다.",
+            "공유 메모리, 데이터셋이 계산하는 동안의 워커 GIL)이 기록에 없습니다. {measure}",
     },
     "suggestion.why.unseen_step_threads": {
         "en": "more workers would share the cores your step's torch threads keep busy (it ran on more than one "
             "core), and what that costs is not in this recording: a parallel op waits for its slowest thread. "
-            "`python -m loaderlab run --tune <script>` measures num_workers={low} up to num_workers={high} in your job.",
+            "{measure}",
         "ko": "워커를 늘리면 학습 단계의 torch 스레드가 쓰는 코어(한 개보다 많은 코어에서 실행됨)를 함께 쓰게 되는데, 그 "
-            "비용은 이 기록에 없습니다: 병렬 연산은 가장 느린 스레드를 기다립니다. `python -m loaderlab run --tune "
-            "<script>`가 사용자의 작업에서 num_workers={low}부터 num_workers={high}까지 잽니다.",
+            "비용은 이 기록에 없습니다: 병렬 연산은 가장 느린 스레드를 기다립니다. {measure}",
     },
     "suggestion.why.unseen_step_unclocked": {
         "en": "this trace has no process clock around your steps (it was recorded before LoaderLab kept one), so "
-            "whether your step's torch threads would share the cores with more workers is not known. "
-            "`python -m loaderlab run --tune <script>` measures num_workers={low} up to num_workers={high} in your "
-            "job.",
+            "whether your step's torch threads would share the cores with more workers is not known. {measure}",
         "ko": "이 트레이스에는 학습 단계 전후의 프로세스 시계가 없어(그 기록 전에 만들어짐), 학습 단계의 torch 스레드가 "
-            "늘어난 워커와 코어를 나눠 쓸지 알 수 없습니다. `python -m loaderlab run --tune <script>`가 사용자의 "
-            "작업에서 num_workers={low}부터 num_workers={high}까지 잽니다.",
+            "늘어난 워커와 코어를 나눠 쓸지 알 수 없습니다. {measure}",
+    },
+    # the last sentence of an unseen_* wording: the command that measures it, or, where the trace is run --tune's,
+    # the table it measured (the report printed it above; telling that user to run --tune read as if it had not)
+    "suggestion.measure.it": {
+        "en": "`python -m loaderlab run --tune <script>` measures it in your job.",
+        "ko": "`python -m loaderlab run --tune <script>`가 사용자의 작업에서 잽니다.",
+    },
+    "suggestion.measure.workers": {
+        "en": "`python -m loaderlab run --tune <script>` measures num_workers={low} up to num_workers={high} in your "
+            "job.",
+        "ko": "`python -m loaderlab run --tune <script>`가 사용자의 작업에서 num_workers={low}부터 num_workers={high}까지 "
+            "잽니다.",
+    },
+    "suggestion.measure.tuned": {
+        "en": "This trace comes from run --tune: what it measured in your job is in its table.",
+        "ko": "이 트레이스는 run --tune으로 기록되었습니다: 사용자의 작업에서 잰 값은 그 표에 있습니다.",
     },
     "suggestion.why.unmodelled_slow_worker": {
         "en": "the cost model cannot tell what makes one worker slow, so it claims nothing.",

@@ -220,7 +220,10 @@ def why_none_said(found: Verdict, frame: pd.DataFrame, lang: str = "en") -> tupl
     worked out once."""
     key, more = _why(found, frame)
     low, high = (more[1], more[2]) if more else (0, 0)
-    return key, text("suggestion.none", lang, why=text(key, lang, low=low, high=high))
+    record = getattr(frame, "attrs", {}).get("tuning") or {}
+    measure = "suggestion.measure." + ("tuned" if record.get("candidates") else "workers" if more else "it")
+    said = text(key, lang, low=low, high=high, measure=text(measure, lang, low=low, high=high))
+    return key, text("suggestion.none", lang, why=said)
 
 
 def why_none_text(found: Verdict, frame: pd.DataFrame, lang: str = "en") -> str:

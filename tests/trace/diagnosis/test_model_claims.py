@@ -134,6 +134,17 @@ def test_a_run_without_workers_says_which_counts_run_tune_would_measure_and_clai
     doc = diagnose(frame)
     assert doc["suggestions"] == [] and doc["no_suggestion"] == said
 
+    # a trace run --tune made holds what it measured: its words point there, not at running --tune again
+    frame.attrs["tuning"] = {"candidates": [{"setting": {"num_workers": 0}, "slices": []}]}
+    tuned = why_none_text(found, frame, "en")
+    assert "run --tune <script>" not in tuned
+    assert tuned == said.replace(re.search(r"`python -m loaderlab run --tune <script>` measures .*? in your job\.",
+                                           said).group(0),
+                                 "This trace comes from run --tune: what it measured in your job is in its table.")
+    assert "run --tune <script>" not in why_none_text(found, frame, "ko")
+    frame.attrs["tuning"] = {"skipped": "iterable"}  # nothing measured: the command again
+    assert why_none_text(found, frame, "en") == said
+
 
 def test_a_loop_body_carries_its_process_cpu_clock():
     """consumer_begin/consumer_end keep the process's CPU clock beside the main thread's: all its threads, so

@@ -58,7 +58,7 @@ from .steps import step_medians
 from .predict import calibrated, keeps_up, shortens_steady, STEADY_MIN, worker_limit
 from ..tables.slow import sample_fetches, slow_workers, stragglers
 from .summary import events, RunSummary, summarise
-from .tuning import workers_measured_slower
+from .tuning import tuned_trace, workers_measured_slower
 from .unseen import workers_unseen
 
 WORKERS, IPC, STARTUP, STRAGGLER, SLOW_WORKER, CONSUMER, MAIN_PROCESS, PIN_MEMORY, PREFETCH, NONE = (
@@ -164,8 +164,7 @@ def verdict(frame: Any, summary: RunSummary | None = None) -> Verdict:
               "batches": s.batches, "wall_s": s.wall_s}
     if s.batches < MIN_BATCHES or total <= 0:
         # run --tune's timed slices go untraced: a short job can be all slices, which is no short run
-        tuned = bool(((getattr(frame, "attrs", None) or {}).get("tuning") or {}).get("candidates"))
-        return Verdict(NONE, "none_tuned" if tuned else NONE,
+        return Verdict(NONE, "none_tuned" if tuned_trace(frame) else NONE,
                        {"batches": s.batches, "min_batches": MIN_BATCHES, "wall_s": s.wall_s})
     started = s.stage("startup")  # the first waits, as far as worker start-up explains them
     startup_s = min(loop.first_wait_s, s.epochs * started.p90_s) if started.count else 0.0

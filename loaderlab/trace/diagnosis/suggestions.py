@@ -35,6 +35,7 @@ from ...texts import text
 from .costs import ASSUMED, Costs, measured_costs, usable
 from .predict import calibrated, keeps_up, shortens_steady, speedup, worker_limit
 from .summary import events, RunSummary, summarise
+from .tuning import tuned_trace
 from ..core.cache import shared_tables
 from ..core.run import as_run
 from .bottleneck import (CONSUMER, IPC, MAIN_PROCESS, NONE, PIN_MEMORY, PREFETCH, SLOW_WORKER, STARTUP, STRAGGLER,
@@ -220,8 +221,7 @@ def why_none_said(found: Verdict, frame: pd.DataFrame, lang: str = "en") -> tupl
     worked out once."""
     key, more = _why(found, frame)
     low, high = (more[1], more[2]) if more else (0, 0)
-    record = getattr(frame, "attrs", {}).get("tuning") or {}
-    measure = "suggestion.measure." + ("tuned" if record.get("candidates") else "workers" if more else "it")
+    measure = "suggestion.measure." + ("tuned" if tuned_trace(frame) else "workers" if more else "it")
     said = text(key, lang, low=low, high=high, measure=text(measure, lang, low=low, high=high))
     return key, text("suggestion.none", lang, why=said)
 

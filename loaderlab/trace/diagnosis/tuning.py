@@ -203,6 +203,11 @@ def _all_far_behind(cands: list[dict[str, Any]], own: float) -> bool:
     return bool(others) and max(others) < FAR_BELOW * own
 
 
+def tuned_trace(frame: Any) -> bool:
+    """Whether ``frame`` (a trace) holds settings ``run --tune`` tried inside the job (not a skipped tuning)."""
+    return bool(((getattr(frame, "attrs", None) or {}).get("tuning") or {}).get("candidates"))
+
+
 def workers_measured_slower(record: dict[str, Any] | None) -> bool:
     """True where ``run --tune`` measured settings with workers inside the job and chose one without: the job's
     own ``num_workers=0`` kept (no setting measured 1.05x faster), or ``num_workers=0`` adopted over the job's
